@@ -1,0 +1,84 @@
+# tephra - top-level build.
+#   make            build build/tephra and build/libtephra.a (and the tools in */build.mk)
+#   make check      install what is missing, build (plain and ASan+UBSan), run every test
+#   make demo       install what is missing, build, profile the bundled demo, write a flame graph
+#   make bench      run the benchmarks in bench/ (not part of check)
+# Modules add to the build through their own build.mk fragment, so this file stays small.
+
+BUILD   ?= build
+CC      ?= gcc
+SAN     ?=
+OPT     ?= -O2
+PKGS    := libdw libelf libzstd zlib
+
+WARN    := -Wall -Wextra -Werror -Wno-missing-field-initializers
+CFLAGS_BASE := -std=gnu11 $(WARN) -g $(OPT) -D_GNU_SOURCE -Isrc -Iinclude -MMD -MP \
+	$(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+ifeq ($(SAN),1)
+CFLAGS_BASE += -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+LDFLAGS_SAN := -fsanitize=address,undefined
+endif
+LIBS    := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -ldw -lelf -lzstd -lz) -liberty -lpthread -lm
+
+LIB_SRCS := $(sort $(wildcard src/*/*.c))
+CLI_SRCS := $(sort $(wildcard cli/*.c))
+LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
+CLI_OBJS := $(CLI_SRCS:%.c=$(BUILD)/obj/%.o)
+UNIT_SRCS := $(sort $(wildcard tests/unit/*.c))
+UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
+
+TEPHRA  := $(BUILD)/tephra
+LIBTEPHRA := $(BUILD)/libtephra.a
+
+# Extra targets contributed by build.mk fragments (Valgrind tool, QEMU plugin, …).
+EXTRA_ALL :=
+
+.PHONY: all check demo bench deps deps-test deps-demo clean unit asan
+all: $(TEPHRA) $(LIBTEPHRA) $(UNIT_BINS)
+
+-include $(sort $(wildcard */build.mk src/*/build.mk))
+
+all: $(EXTRA_ALL)
+
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_BASE) $(CFLAGS) -c -o $@ $<
+
+$(LIBTEPHRA): $(LIB_OBJS)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+$(TEPHRA): $(CLI_OBJS) $(LIBTEPHRA)
+	$(CC) $(LDFLAGS_SAN) $(LDFLAGS) -o $@ $(CLI_OBJS) $(LIBTEPHRA) $(LIBS)
+
+$(BUILD)/tests/%: tests/unit/%.c $(LIBTEPHRA)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_BASE) $(CFLAGS) $(LDFLAGS_SAN) -Itests -o $@ $< $(LIBTEPHRA) $(LIBS)
+
+deps:
+	@scripts/install-deps build
+deps-test:
+	@scripts/install-deps test
+deps-demo:
+	@scripts/install-deps demo
+
+# The sanitizer build lives in its own tree so both can coexist.
+asan:
+	@$(MAKE) --no-print-directory BUILD=build/asan SAN=1 OPT=-O1 all
+
+check: deps-test
+	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory asan
+	@tests/run-all
+
+demo: deps-demo
+	@$(MAKE) --no-print-directory all
+	@scripts/demo
+
+bench: all
+	@bench/run-all
+
+clean:
+	rm -rf build
+
+-include $(LIB_OBJS:.o=.d) $(CLI_OBJS:.o=.d)

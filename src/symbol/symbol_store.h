@@ -1,0 +1,66 @@
+/* symbol_store.h - "what is at this address in this object".
+ *
+ * One struct dso per object (ELF file identified by path + build-id, the kernel, a
+ * kernel module, a JIT map), loaded lazily on first lookup and cached for the life of
+ * the store: nothing is re-read per sample.  Names come out demangled the way perf 6.1
+ * prints them (libiberty).
+ *
+ * Address space of lookups, as perf's:
+ *   - user objects: the "map_ip" address, ip - map.start + map.pgoff, i.e. a file
+ *     offset based address; ELF symbol values are converted into that space (perf's
+ *     adjust_symbols: st_value - sh_addr + sh_offset of the symbol's section);
+ *   - kernel and modules: the absolute kernel address. */
+#ifndef TEPHRA_SYMBOL_SYMBOL_STORE_H
+#define TEPHRA_SYMBOL_SYMBOL_STORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct symbol_options {
+	const char *buildid_dir; /* perf's build-id cache; NULL = $HOME/.debug */
+	const char *debug_dir;   /* NULL = /usr/lib/debug */
+	const char *kallsyms;    /* NULL = /proc/kallsyms */
+	const char *root_dir;    /* prefix for object paths (perf --symfs); NULL = none */
+	int no_demangle;
+};
+
+enum dso_kind {
+	DSO_USER,     /* an ELF file (executable, shared object) */
+	DSO_KERNEL,   /* [kernel.kallsyms] */
+	DSO_MODULE,   /* [modname] */
+	DSO_VDSO,     /* [vdso] */
+	DSO_JIT_MAP,  /* symbols from /tmp/perf-PID.map */
+	DSO_ANON,     /* //anon, [heap], [stack], memfd without a file: no symbols */
+};
+
+struct dso_symbol {
+	const char *name; /* demangled unless no_demangle */
+	uint64_t start;   /* in the dso's lookup address space (see above) */
+	uint64_t end;     /* exclusive; zero-size symbols end where the next one starts */
+};
+
+struct symbol_store;
+struct dso;
+
+struct symbol_store *symbol_store_new(const struct symbol_options *opts);
+void symbol_store_free(struct symbol_store *store);
+
+/* Returns the dso for an object, creating it on first use (never NULL except on
+ * out-of-memory).  PATH is the name as recorded (an MMAP filename, "[vdso]",
+ * "[kernel.kallsyms]", "[modname]", "/tmp/perf-123.map"); BUILD_ID may be NULL.
+ * The same path with a different build-id is a different dso. */
+struct dso *symbol_store_dso(struct symbol_store *store, const char *path,
+			     const uint8_t *build_id, size_t build_id_size);
+
+enum dso_kind dso_kind(const struct dso *d);
+const char *dso_path(const struct dso *d);      /* as recorded */
+const char *dso_loaded_from(struct dso *d);     /* file the symbols came from, or NULL */
+
+/* The symbol covering ADDR, or NULL.  Loads the symbols on first call. */
+const struct dso_symbol *dso_find_symbol(struct dso *d, uint64_t addr);
+
+/* Quality facts for the stack-quality report. */
+int dso_has_symbols(struct dso *d);
+int dso_build_id_mismatch(struct dso *d); /* file on disk has another build-id and no cached copy matched */
+
+#endif
