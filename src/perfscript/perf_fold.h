@@ -1,0 +1,60 @@
+/* perf_fold.h - perf.data → folded stacks, as a library.
+ *
+ * This is the whole of `tephra fold` behind one call, so `tephra flamegraph`,
+ * `tephra record` and `tephra diff` fold a perf.data file exactly as `tephra fold` (and
+ * `perf script | stackcollapse-perf.pl`) would.  Every frame of a sample is named the way
+ * `perf script` prints it, then renamed by the rules of fold/fold_naming.h.
+ *
+ * Speed: samples are interned as stacks of *addresses* (per thread root); each unique
+ * (map, address) is symbolized once, and names are built once per unique stack at the end. */
+#ifndef TEPHRA_PERFSCRIPT_PERF_FOLD_H
+#define TEPHRA_PERFSCRIPT_PERF_FOLD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/error.h"
+#include "fold/fold_naming.h"
+#include "fold/fold_table.h"
+#include "symbol/symbol_store.h"
+
+enum perf_fold_weight {
+	PERF_FOLD_WEIGHT_PERIOD,  /* sum of sample periods (what stackcollapse-perf.pl sums) */
+	PERF_FOLD_WEIGHT_SAMPLES, /* one per sample */
+};
+
+struct perf_fold_options {
+	/* Fold only samples of this event (its perf script name, e.g. "cpu-clock:ppp" or
+	 * "cpu-clock"); NULL = the first event that has samples with callchains, as
+	 * stackcollapse-perf.pl picks the first event it sees. */
+	const char *event;
+	enum perf_fold_weight weight;
+	enum fold_root_mode root;  /* comm, comm-PID, comm-PID/TID (stackcollapse --pid/--tid) */
+	unsigned name_flags;       /* FOLD_KERNEL | FOLD_JIT | FOLD_ADDRS | FOLD_INLINED */
+	/* Sample filters, as perf script's --pid/--tid/--comms (NULL/0 = no filter). */
+	const int32_t *pids;
+	size_t nr_pids;
+	const int32_t *tids;
+	size_t nr_tids;
+	const char *const *comms;
+	size_t nr_comms;
+	int max_stack;             /* frames per sample; 0 = perf script's default (127) */
+	const struct symbol_options *symbols; /* NULL = defaults */
+	int progress;              /* report progress on stderr (callers pass isatty(2)) */
+};
+
+/* Folds every selected sample of PATH ("-" = standard input, pipe mode) into OUT
+ * (root first: the comm root, then outermost caller … leaf).  Returns 0, or -1 with
+ * ERR (file, offset, what); stacks folded before an error stay in OUT. */
+int perf_fold_file(const char *path, const struct perf_fold_options *o, struct fold_table *out,
+		   struct tephra_error *err);
+
+/* Calls CB once per selected sample, in time order (for flame charts): FRAMES[0..N) are
+ * the folded names, root first, valid only during the call; WEIGHT as o->weight.
+ * Returns 0, or -1 with ERR. */
+int perf_foreach_stack(const char *path, const struct perf_fold_options *o,
+		       void (*cb)(void *arg, uint64_t time, const char *const *frames, size_t n,
+				  uint64_t weight),
+		       void *arg, struct tephra_error *err);
+
+#endif
