@@ -2,7 +2,11 @@
  *
  * Frames are strings; a stack is a sequence of frame ids, root first.  Adding the same
  * stack again only adds its weight.  Memory grows with unique frames and stacks, not
- * with samples. */
+ * with samples.
+ *
+ * Both tables are base/hashmap open-addressing maps: frame name -> frame id (the entry
+ * index), and the stack's frame-id array (as bytes) -> summed weight.  So adding an
+ * already-seen stack costs exactly one hash of n*4 bytes and one probe. */
 #ifndef TEPHRA_FOLD_FOLD_TABLE_H
 #define TEPHRA_FOLD_FOLD_TABLE_H
 
@@ -15,16 +19,25 @@ struct fold_table;
 struct fold_table *fold_table_new(void);
 void fold_table_free(struct fold_table *t);
 
-/* Interns a frame name (LEN bytes, need not be NUL-terminated); returns its id. */
+/* Interns a frame name (LEN bytes, need not be NUL-terminated); returns its id.
+ * Ids are dense: 0, 1, 2, ... in order of first appearance. */
 uint32_t fold_table_frame(struct fold_table *t, const char *name, size_t len);
+/* The interned name (NUL-terminated; may itself contain NUL bytes, see _len). */
 const char *fold_table_frame_name(const struct fold_table *t, uint32_t id);
+size_t fold_table_frame_len(const struct fold_table *t, uint32_t id);
+size_t fold_table_nr_frames(const struct fold_table *t);
 
-/* Adds WEIGHT to the stack FRAMES[0..N) (root first). */
+/* Adds WEIGHT to the stack FRAMES[0..N) (root first).  N may be 0 (the empty stack,
+ * written as " WEIGHT").  Sums saturate at UINT64_MAX instead of wrapping. */
 void fold_table_add(struct fold_table *t, const uint32_t *frames, size_t n, uint64_t weight);
 
-/* Writes "root;...;leaf weight\n" lines sorted bytewise by stack text (as `sort` with
- * LC_ALL=C would), as stackcollapse-perf.pl's output is sorted.  Returns 0 or -1 on
- * write error. */
+/* Splits TEXT (LEN bytes, "root;...;leaf", no weight) at every ';' and adds WEIGHT to
+ * that stack: the way to feed an existing folded line or a pre-joined path. */
+void fold_table_add_text(struct fold_table *t, const char *text, size_t len, uint64_t weight);
+
+/* Writes "root;...;leaf weight\n" lines sorted bytewise by stack text (the key
+ * stackcollapse-perf.pl sorts by; this equals `LC_ALL=C sort` of the lines unless a
+ * frame contains a byte below ' ').  Returns 0 or -1 on write error. */
 int fold_table_write(const struct fold_table *t, FILE *out);
 
 /* Visits every stack in unspecified order. */

@@ -1,0 +1,234 @@
+/* fold_naming.c - stackcollapse-perf.pl's per-frame and root rules, written from its
+ * documented and observed behaviour (see docs/folding.md for each rule and oddity). */
+#include "fold/fold_naming.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+static int bytes_eq(const char *s, size_t len, const char *lit)
+{
+	size_t n = strlen(lit);
+	return len == n && !memcmp(s, lit, n);
+}
+
+static int bytes_contain(const char *s, size_t len, const char *lit)
+{
+	return memmem(s, len, lit, strlen(lit)) != NULL;
+}
+
+size_t fold_strip_offset(const char *sym, size_t len)
+{
+	size_t i = len;
+
+	while (i > 0 && ((sym[i - 1] >= '0' && sym[i - 1] <= '9') ||
+			 (sym[i - 1] >= 'a' && sym[i - 1] <= 'f')))
+		i--;
+	/* At least one hex digit, preceded by "+0x".  The '0' of "0x" may have been eaten
+	 * by the digit scan only if it were followed by more digits, never by 'x'. */
+	if (i == len || i < 3 || memcmp(sym + i - 3, "+0x", 3) != 0)
+		return len;
+	return i - 3;
+}
+
+/* A Go method name such as "net/http.(*Client).Do": ".(" with ")." somewhere after. */
+static int looks_like_go_method(const char *s, size_t len)
+{
+	const char *open = memmem(s, len, ".(", 2);
+	if (!open)
+		return 0;
+	size_t from = (size_t)(open - s) + 2;
+	return memmem(s + from, len - from, ").", 2) != NULL;
+}
+
+/* Everything from the first '(' on is argument noise, except "(anonymous namespace)". */
+static size_t cut_at_paren(const char *s, size_t len)
+{
+	static const char anon[] = "anonymous namespace)";
+	const size_t anon_len = sizeof(anon) - 1;
+
+	for (size_t i = 0; i < len; i++) {
+		if (s[i] != '(')
+			continue;
+		if (len - i - 1 >= anon_len && !memcmp(s + i + 1, anon, anon_len))
+			continue;
+		return i;
+	}
+	return len;
+}
+
+/* A perf map for JIT code: "/tmp/perf-<digits>.map" anywhere in the dso text. */
+static int dso_is_jit_map(const char *dso, size_t len)
+{
+	static const char prefix[] = "/tmp/perf-";
+	const size_t prefix_len = sizeof(prefix) - 1;
+	const char *p = dso, *end = dso + len;
+
+	while ((p = memmem(p, (size_t)(end - p), prefix, prefix_len)) != NULL) {
+		const char *q = p + prefix_len;
+		while (q < end && *q >= '0' && *q <= '9')
+			q++;
+		if (q > p + prefix_len && end - q >= 4 && !memcmp(q, ".map", 4))
+			return 1;
+		p += 1;
+	}
+	return 0;
+}
+
+/* The frame name of one "->" piece, appended to OUT. */
+static void name_piece(struct strbuf *out, const char *func, size_t func_len,
+		       const char *dso, size_t dso_len, const char *pc, size_t pc_len,
+		       unsigned flags, int inlined)
+{
+	struct strbuf name = STRBUF_INIT;
+
+	if (bytes_eq(func, func_len, "[unknown]")) {
+		/* An unknown symbol is named after its dso's basename when the dso is known. */
+		strbuf_addch(&name, '[');
+		if (!bytes_eq(dso, dso_len, "[unknown]")) {
+			const char *slash = memrchr(dso, '/', dso_len);
+			size_t off = slash ? (size_t)(slash - dso) + 1 : 0;
+			strbuf_add(&name, dso + off, dso_len - off);
+		} else {
+			strbuf_addstr(&name, "unknown");
+		}
+		if (flags & FOLD_ADDRS) {
+			strbuf_addstr(&name, " <");
+			strbuf_add(&name, pc, pc_len);
+			strbuf_addch(&name, '>');
+		}
+		strbuf_addch(&name, ']');
+	} else {
+		strbuf_add(&name, func, func_len);
+	}
+
+	/* The script's generic tidy: ';' would split the frame, arguments are noise,
+	 * quotes come from JIT maps (e.g. "RegExp:[&<>\"']"). */
+	for (size_t i = 0; i < name.len; i++)
+		if (name.buf[i] == ';')
+			name.buf[i] = ':';
+	if (!looks_like_go_method(name.buf, name.len))
+		name.len = cut_at_paren(name.buf, name.len);
+	size_t w = 0;
+	for (size_t i = 0; i < name.len; i++)
+		if (name.buf[i] != '"' && name.buf[i] != '\'')
+			name.buf[w++] = name.buf[i];
+	name.len = w;
+	name.buf[w] = '\0';
+
+	size_t start = 0;
+	if ((flags & FOLD_JAVA) && name.len > 0 && name.buf[0] == 'L' &&
+	    memchr(name.buf, '/', name.len))
+		start = 1; /* "Lorg/foo/Bar;.m" -> "org/foo/Bar:.m" */
+	strbuf_add(out, name.buf + start, name.len - start);
+
+	if (inlined) {
+		if (!bytes_contain(name.buf + start, name.len - start, "_[i]"))
+			strbuf_addstr(out, "_[i]");
+	} else if ((flags & FOLD_KERNEL) && dso_len > 0 &&
+		   (dso[0] == '[' ||
+		    (dso_len >= 7 && !memcmp(dso + dso_len - 7, "vmlinux", 7))) &&
+		   !bytes_contain(dso, dso_len, "unknown")) {
+		strbuf_addstr(out, "_[k]");
+	} else if ((flags & FOLD_JIT) && dso_is_jit_map(dso, dso_len)) {
+		if (!bytes_contain(name.buf + start, name.len - start, "_[j]"))
+			strbuf_addstr(out, "_[j]");
+	}
+	strbuf_release(&name);
+}
+
+int fold_name_frame_text(struct strbuf *out, const char *sym, size_t sym_len,
+			 const char *dso, size_t dso_len, const char *pc, size_t pc_len,
+			 unsigned flags)
+{
+	/* The script skips names starting with '(' (it meant "(process name)" lines). */
+	if (sym_len > 0 && sym[0] == '(')
+		return 0;
+
+	/* Split at "->"; like Perl's split, trailing empty pieces are dropped. */
+	size_t end = sym_len;
+	for (;;) {
+		if (end >= 2 && sym[end - 2] == '-' && sym[end - 1] == '>')
+			end -= 2;
+		else
+			break;
+	}
+	if (end == 0)
+		return 0;
+
+	size_t start = 0;
+	int piece = 0;
+	while (start <= end) {
+		const char *arrow = memmem(sym + start, end - start, "->", 2);
+		size_t stop = arrow ? (size_t)(arrow - sym) : end;
+		if (piece)
+			strbuf_addch(out, ';');
+		name_piece(out, sym + start, stop - start, dso, dso_len, pc, pc_len, flags,
+			   piece > 0 || (flags & FOLD_INLINED));
+		piece++;
+		if (!arrow)
+			break;
+		start = stop + 2;
+	}
+	return 1;
+}
+
+int fold_name_frame(struct strbuf *out, const char *sym, const char *dso, uint64_t addr,
+		    unsigned flags)
+{
+	char pc[32];
+	int pc_len = snprintf(pc, sizeof(pc), "%" PRIx64, addr);
+	const char *s = sym ? sym : "[unknown]";
+	const char *d = dso ? dso : "[unknown]";
+	size_t s_len = strlen(s), d_len = strlen(d);
+
+	/* perf script prints "SYM (DSO)" and the script splits that line at the last
+	 * " (" before a ')': a dso such as "/x/lib.so (deleted)" moves the split.  Rebuild
+	 * the printed text and split it the same way, so both inputs name alike. */
+	if (memmem(d, d_len, " (", 2)) {
+		struct strbuf line = STRBUF_INIT;
+		int ret;
+
+		strbuf_addf(&line, "%s (%s)", s, d);
+		const char *split = NULL;
+		for (const char *p = line.buf + 1; (p = memmem(p, line.len - (size_t)(p - line.buf), " (", 2)); p++)
+			split = p;
+		size_t func_len = (size_t)(split - line.buf);
+		ret = fold_name_frame_text(out, line.buf, func_len, split + 2,
+					   line.len - func_len - 3, pc, (size_t)pc_len, flags);
+		strbuf_release(&line);
+		return ret;
+	}
+	return fold_name_frame_text(out, s, s_len, d, d_len, pc, (size_t)pc_len, flags);
+}
+
+void fold_name_root_text(struct strbuf *out, const char *comm, size_t comm_len,
+			 const char *pid, const char *tid, enum fold_root_mode mode)
+{
+	size_t from = out->len;
+
+	strbuf_add(out, comm, comm_len);
+	if (mode == FOLD_ROOT_TID)
+		strbuf_addf(out, "-%s/%s", pid, tid);
+	else if (mode == FOLD_ROOT_PID)
+		strbuf_addf(out, "-%s", pid);
+	/* Only the space character: tabs and other blanks stay as they are. */
+	for (size_t i = from; i < out->len; i++)
+		if (out->buf[i] == ' ')
+			out->buf[i] = '_';
+}
+
+void fold_name_root(struct strbuf *out, const char *comm, uint32_t pid, uint32_t tid,
+		    enum fold_root_mode mode)
+{
+	char p[16], t[16];
+
+	snprintf(p, sizeof(p), "%" PRIu32, pid);
+	snprintf(t, sizeof(t), "%" PRIu32, tid);
+	fold_name_root_text(out, comm, strlen(comm), p, t, mode);
+}
+
+int fold_root_is_java(const char *comm, size_t len)
+{
+	return len >= 4 && !memcmp(comm, "java", 4);
+}
