@@ -1,0 +1,419 @@
+/* dwarf_unwind.c - one libdwfl session per process, reused across samples.
+ *
+ * libdwfl unwinds a "thread" whose registers and memory come from callbacks.  We attach
+ * those callbacks once (dwfl_attach_state) with the unwinder as their argument, and
+ * point the unwinder at the current sample before each dwfl_getthread_frames().
+ *
+ * Modules are learnt while walking: when a frame's pc lies in a mapping we have not
+ * seen, the walk is abandoned, the mapping's file is reported, and the sample is walked
+ * again from the start.  That costs one extra walk per newly seen file of a process and
+ * keeps the module list unchanged while libdwfl is inside a walk. */
+#include "unwind/dwarf_unwind.h"
+
+#include <elf.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <elfutils/libdwfl.h>
+
+#include "base/xalloc.h"
+#include "unwind/unwind_regs.h"
+#include "unwind/unwind_space.h"
+
+/* Beyond this distance above sp an address is no longer taken for stack memory. */
+#define STACK_REACH (8u << 20)
+/* Re-walks of one sample after learning a mapping or rebuilding the session. */
+#define MAX_WALKS 24
+
+struct dwarf_unwinder {
+	struct dwarf_unwind_options opts;
+	const struct unwind_arch_desc *arch;
+	Dwfl_Callbacks dwfl_callbacks;
+	Dwfl *dwfl;
+	int attached;
+	/* An ELF header alone, so libdwfl picks the backend (registers, fallback unwinder)
+	 * of the recorded architecture before any module is reported. */
+	unsigned char arch_image[sizeof(Elf64_Ehdr)];
+	Elf *arch_elf;
+	struct unwind_space space;
+	struct dwarf_unwinder_stats stats;
+
+	/* The walk in progress. */
+	const struct unwind_sample_regs *sample;
+	uint64_t dwarf_regs[UNWIND_MAX_DWARF_REGS];
+	uint32_t dwarf_valid;
+	uint64_t sp, ip;
+	uint64_t stack_avail;
+	struct unwind_result *res;
+	int stopped;              /* the frame callback decided the status itself */
+	int want_learn;           /* abandon the walk: learn new_map, then walk again */
+	int want_rebuild;         /* abandon the walk: maps changed, new session */
+	struct unwind_map new_map;
+	/* the last memory read that failed since the last frame */
+	int read_failed;
+	uint64_t read_addr;
+	int read_was_stack;       /* inside the stack's reach but beyond the dump */
+	/* where the last frame's lookup pc stands */
+	int last_unmapped;
+	struct unwind_known_map *last_map;
+};
+
+static const char *const status_names[] = {
+	[UNWIND_COMPLETE] = "complete",
+	[UNWIND_STACK_CUT] = "stack cut short",
+	[UNWIND_NO_CFI] = "no CFI",
+	[UNWIND_NO_MAP] = "no map",
+	[UNWIND_BAD_MEMORY] = "bad memory read",
+	[UNWIND_MAX_FRAMES] = "too many frames",
+	[UNWIND_NO_REGS] = "no registers",
+	[UNWIND_ERROR] = "unwind error",
+};
+
+const char *unwind_status_name(enum unwind_status s)
+{
+	if ((unsigned)s < sizeof(status_names) / sizeof(status_names[0]) && status_names[s])
+		return status_names[s];
+	return "?";
+}
+
+/* ---- libdwfl thread callbacks ---- */
+
+static pid_t cb_next_thread(Dwfl *dwfl, void *arg, void **thread_argp)
+{
+	struct dwarf_unwinder *u = arg;
+
+	(void)dwfl;
+	if (*thread_argp)
+		return 0;
+	*thread_argp = u;
+	return u->sample && u->sample->tid ? (pid_t)u->sample->tid : 1;
+}
+
+static bool cb_get_thread(Dwfl *dwfl, pid_t tid, void *arg, void **thread_argp)
+{
+	(void)dwfl;
+	(void)tid;
+	*thread_argp = arg;
+	return true;
+}
+
+static bool cb_memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *arg)
+{
+	struct dwarf_unwinder *u = arg;
+	struct unwind_known_map *km = NULL;
+	struct unwind_map nm;
+	uint64_t word;
+
+	(void)dwfl;
+	if (addr >= u->sp && addr - u->sp <= u->stack_avail &&
+	    u->stack_avail - (addr - u->sp) >= sizeof(word)) {
+		memcpy(&word, u->sample->stack + (addr - u->sp), sizeof(word));
+		*result = word;
+		return true;
+	}
+	switch (unwind_space_lookup(&u->space, addr, &km, &nm)) {
+	case SPACE_KNOWN:
+		if (unwind_space_read_file_word(&u->space, km, addr, &word)) {
+			*result = word;
+			return true;
+		}
+		break;
+	case SPACE_NEW:
+		/* Learn the file behind it and walk again; the retry will find it known. */
+		u->want_learn = 1;
+		u->new_map = nm;
+		return false;
+	case SPACE_CONTRADICTED:
+		u->want_rebuild = 1;
+		return false;
+	case SPACE_UNMAPPED:
+		break;
+	}
+	u->read_failed = 1;
+	u->read_addr = addr;
+	u->read_was_stack = addr >= u->sp && addr - u->sp < STACK_REACH;
+	return false;
+}
+
+static bool cb_set_initial_registers(Dwfl_Thread *thread, void *arg)
+{
+	struct dwarf_unwinder *u = arg;
+
+	for (unsigned i = 0; i < u->arch->nr_dwarf; i++) {
+		Dwarf_Word v = u->dwarf_regs[i];
+
+		if (!(u->dwarf_valid & (1u << i)))
+			continue;
+		/* A register the backend does not know is not worth failing the walk. */
+		(void)dwfl_thread_state_registers(thread, (int)i, 1, &v);
+	}
+	dwfl_thread_state_register_pc(thread, u->ip);
+	return true;
+}
+
+static const Dwfl_Thread_Callbacks thread_callbacks = {
+	.next_thread = cb_next_thread,
+	.get_thread = cb_get_thread,
+	.memory_read = cb_memory_read,
+	.set_initial_registers = cb_set_initial_registers,
+};
+
+/* ---- session ---- */
+
+static int session_start(struct dwarf_unwinder *u)
+{
+	if (u->dwfl)
+		return 0;
+	u->dwfl = dwfl_begin(&u->dwfl_callbacks);
+	if (!u->dwfl)
+		return -1;
+	u->space.dwfl = u->dwfl;
+	if (!dwfl_attach_state(u->dwfl, u->arch_elf, 1, &thread_callbacks, u)) {
+		dwfl_end(u->dwfl);
+		u->dwfl = NULL;
+		u->space.dwfl = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+static void session_end(struct dwarf_unwinder *u)
+{
+	unwind_space_clear(&u->space);
+	if (u->dwfl)
+		dwfl_end(u->dwfl);
+	u->dwfl = NULL;
+	u->space.dwfl = NULL;
+}
+
+struct dwarf_unwinder *dwarf_unwinder_new(const struct dwarf_unwind_options *opts,
+					  struct tephra_error *err)
+{
+	struct dwarf_unwinder *u;
+	Elf64_Ehdr eh;
+
+	if (!opts || !opts->find_map) {
+		tephra_error_set(err, "dwarf unwinder: no map-lookup callback");
+		return NULL;
+	}
+	u = xcalloc(1, sizeof(*u));
+	u->opts = *opts;
+	u->arch = unwind_arch_desc(opts->arch);
+	if (!u->arch) {
+		tephra_error_set(err, "dwarf unwinder: unsupported architecture %d", (int)opts->arch);
+		free(u);
+		return NULL;
+	}
+	u->dwfl_callbacks.find_elf = dwfl_build_id_find_elf;
+	u->dwfl_callbacks.find_debuginfo = dwfl_standard_find_debuginfo;
+	u->dwfl_callbacks.section_address = dwfl_offline_section_address;
+	u->dwfl_callbacks.debuginfo_path = NULL; /* libdwfl's default search path */
+
+	memset(&eh, 0, sizeof(eh));
+	memcpy(eh.e_ident, ELFMAG, SELFMAG);
+	eh.e_ident[EI_CLASS] = ELFCLASS64;
+	eh.e_ident[EI_DATA] = ELFDATA2LSB;
+	eh.e_ident[EI_VERSION] = EV_CURRENT;
+	eh.e_type = ET_EXEC;
+	eh.e_machine = u->arch->elf_machine;
+	eh.e_version = EV_CURRENT;
+	eh.e_ehsize = sizeof(eh);
+	memcpy(u->arch_image, &eh, sizeof(eh));
+	elf_version(EV_CURRENT);
+	u->arch_elf = elf_memory((char *)u->arch_image, sizeof(u->arch_image));
+	if (!u->arch_elf) {
+		tephra_error_set(err, "dwarf unwinder: libelf: %s", elf_errmsg(-1));
+		free(u);
+		return NULL;
+	}
+	unwind_space_init(&u->space, &u->opts);
+	if (session_start(u) != 0) {
+		tephra_error_set(err, "dwarf unwinder: libdwfl: %s", dwfl_errmsg(-1));
+		elf_end(u->arch_elf);
+		free(u);
+		return NULL;
+	}
+	return u;
+}
+
+void dwarf_unwinder_free(struct dwarf_unwinder *u)
+{
+	if (!u)
+		return;
+	session_end(u);
+	elf_end(u->arch_elf);
+	free(u);
+}
+
+void dwarf_unwinder_forget_maps(struct dwarf_unwinder *u)
+{
+	session_end(u);
+}
+
+const struct dwarf_unwinder_stats *dwarf_unwinder_stats(const struct dwarf_unwinder *u)
+{
+	return &u->stats;
+}
+
+/* ---- one walk ---- */
+
+static void stop(struct dwarf_unwinder *u, enum unwind_status st, uint64_t addr)
+{
+	u->stopped = 1;
+	u->res->status = st;
+	u->res->addr = addr;
+}
+
+static int frame_cb(Dwfl_Frame *state, void *arg)
+{
+	struct dwarf_unwinder *u = arg;
+	struct unwind_result *res = u->res;
+	Dwarf_Addr pc;
+	bool activation;
+	uint64_t lookup;
+	struct unwind_known_map *km = NULL;
+
+	if (!dwfl_frame_pc(state, &pc, &activation))
+		return DWARF_CB_ABORT;
+	/* A return address of 0 is how some outermost frames without CFI end. */
+	if (pc == 0 && res->nr_frames > 0) {
+		stop(u, UNWIND_COMPLETE, 0);
+		return DWARF_CB_ABORT;
+	}
+	if (res->nr_frames == res->max_frames) {
+		stop(u, UNWIND_MAX_FRAMES, pc);
+		return DWARF_CB_ABORT;
+	}
+	res->frames[res->nr_frames].pc = pc;
+	res->frames[res->nr_frames].is_activation = activation;
+	res->nr_frames++;
+	u->read_failed = 0;
+	u->last_unmapped = 0;
+	u->last_map = NULL;
+
+	lookup = activation ? pc : pc - 1;
+	switch (unwind_space_lookup(&u->space, lookup, &km, &u->new_map)) {
+	case SPACE_KNOWN:
+		u->last_map = km;
+		break;
+	case SPACE_UNMAPPED:
+		/* libdwfl may still step over it with the architecture's fallback. */
+		u->last_unmapped = 1;
+		break;
+	case SPACE_NEW:
+		u->want_learn = 1;
+		return DWARF_CB_ABORT;
+	case SPACE_CONTRADICTED:
+		u->want_rebuild = 1;
+		return DWARF_CB_ABORT;
+	}
+	return DWARF_CB_OK;
+}
+
+/* Why a walk ended without reaching an outermost frame. */
+static void classify_failure(struct dwarf_unwinder *u)
+{
+	struct unwind_result *res = u->res;
+	uint64_t last = res->nr_frames ? res->frames[res->nr_frames - 1].pc : u->ip;
+
+	if (u->read_failed && u->read_was_stack && u->stack_avail == u->sample->stack_size &&
+	    u->read_addr >= u->sp + u->stack_avail) {
+		/* The dump was full and the walk wanted what lies above it. */
+		stop(u, UNWIND_STACK_CUT, u->read_addr);
+		res->stack_needed = u->read_addr - u->sp + sizeof(uint64_t);
+		return;
+	}
+	if (u->last_unmapped) {
+		stop(u, UNWIND_NO_MAP, last);
+		return;
+	}
+	if (u->read_failed) {
+		stop(u, UNWIND_BAD_MEMORY, u->read_addr);
+		return;
+	}
+	if (u->last_map) {
+		const struct unwind_module *m = u->last_map->module;
+
+		stop(u, UNWIND_NO_CFI, last);
+		snprintf(res->object, sizeof(res->object), "%s%s%s", m->path,
+			 m->mod ? "" : ": ", m->mod ? "" : m->why);
+		return;
+	}
+	stop(u, UNWIND_ERROR, last);
+	snprintf(res->detail, sizeof(res->detail), "%s", dwfl_errmsg(-1));
+}
+
+static void walk_reset(struct dwarf_unwinder *u)
+{
+	struct unwind_result *res = u->res;
+
+	res->nr_frames = 0;
+	res->status = UNWIND_COMPLETE;
+	res->addr = 0;
+	res->stack_needed = 0;
+	res->object[0] = 0;
+	res->detail[0] = 0;
+	u->stopped = u->want_learn = u->want_rebuild = 0;
+	u->read_failed = u->last_unmapped = 0;
+	u->last_map = NULL;
+}
+
+size_t dwarf_unwind_sample(struct dwarf_unwinder *u, const struct unwind_sample_regs *s,
+			   struct unwind_result *res)
+{
+	int rc = 0;
+
+	u->res = res;
+	u->sample = s;
+	walk_reset(u);
+	u->stats.nr_samples++;
+	if (s->abi != 2 || unwind_regs_to_dwarf(u->arch, s->regs_mask, s->regs, u->dwarf_regs,
+						&u->dwarf_valid, &u->sp, &u->ip) != 0) {
+		res->status = UNWIND_NO_REGS;
+		goto out;
+	}
+	u->stack_avail = s->stack ? (s->stack_dyn_size < s->stack_size ? s->stack_dyn_size
+								    : s->stack_size)
+				  : 0;
+	if (res->max_frames == 0) {
+		res->status = UNWIND_MAX_FRAMES;
+		goto out;
+	}
+
+	for (int walk = 0; walk < MAX_WALKS; walk++) {
+		walk_reset(u);
+		if (session_start(u) != 0) {
+			stop(u, UNWIND_ERROR, u->ip);
+			snprintf(res->detail, sizeof(res->detail), "%s", dwfl_errmsg(-1));
+			goto out;
+		}
+		rc = dwfl_getthread_frames(u->dwfl, s->tid ? (pid_t)s->tid : 1, frame_cb, u);
+		if (u->want_rebuild) {
+			u->stats.nr_dwfl_rebuilds++;
+			session_end(u);
+			continue;
+		}
+		if (u->want_learn) {
+			unwind_space_learn(&u->space, &u->new_map);
+			continue;
+		}
+		break;
+	}
+	if (u->want_learn || u->want_rebuild) {
+		/* Maps kept changing under us: keep what the last walk found. */
+		stop(u, UNWIND_ERROR, u->ip);
+		snprintf(res->detail, sizeof(res->detail), "address space kept changing");
+	} else if (!u->stopped && rc != 0) {
+		classify_failure(u);
+	}
+out:
+	u->stats.nr_modules_reported = u->space.nr_reported;
+	u->stats.nr_by_status[res->status]++;
+	if (res->status == UNWIND_STACK_CUT && res->stack_needed > u->stats.max_stack_needed)
+		u->stats.max_stack_needed = res->stack_needed;
+	u->sample = NULL;
+	u->res = NULL;
+	return res->nr_frames;
+}

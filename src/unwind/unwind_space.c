@@ -1,0 +1,291 @@
+#include "unwind/unwind_space.h"
+
+#include <fcntl.h>
+#include <gelf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <elfutils/libdwelf.h>
+
+#include "base/strbuf.h"
+#include "base/xalloc.h"
+
+void unwind_space_init(struct unwind_space *sp, const struct dwarf_unwind_options *opts)
+{
+	memset(sp, 0, sizeof(*sp));
+	sp->opts = opts;
+}
+
+void unwind_space_clear(struct unwind_space *sp)
+{
+	for (size_t i = 0; i < sp->nr_modules; i++) {
+		free(sp->modules[i]->path);
+		free(sp->modules[i]->file);
+		free(sp->modules[i]);
+	}
+	free(sp->modules);
+	free(sp->maps);
+	sp->modules = NULL;
+	sp->maps = NULL;
+	sp->nr_modules = sp->cap_modules = 0;
+	sp->nr_maps = sp->cap_maps = 0;
+	sp->last_hit = 0;
+}
+
+static struct unwind_known_map *known_map_at(struct unwind_space *sp, uint64_t addr)
+{
+	if (sp->last_hit < sp->nr_maps) {
+		struct unwind_known_map *m = &sp->maps[sp->last_hit];
+
+		if (addr >= m->start && addr < m->end)
+			return m;
+	}
+	for (size_t i = 0; i < sp->nr_maps; i++) {
+		if (addr >= sp->maps[i].start && addr < sp->maps[i].end) {
+			sp->last_hit = i;
+			return &sp->maps[i];
+		}
+	}
+	return NULL;
+}
+
+enum unwind_space_lookup unwind_space_lookup(struct unwind_space *sp, uint64_t addr,
+					     struct unwind_known_map **out,
+					     struct unwind_map *new_map)
+{
+	struct unwind_map m = { 0 };
+	struct unwind_known_map *k;
+
+	if (!sp->opts->find_map(sp->opts->find_map_arg, addr, &m) || !m.path || m.end <= m.start)
+		return SPACE_UNMAPPED;
+	k = known_map_at(sp, addr);
+	if (k) {
+		if (k->start == m.start && k->end == m.end && k->pgoff == m.pgoff &&
+		    !strcmp(k->module->path, m.path)) {
+			*out = k;
+			return SPACE_KNOWN;
+		}
+		return SPACE_CONTRADICTED;
+	}
+	/* A new mapping that overlaps a known one means the process's maps changed. */
+	for (size_t i = 0; i < sp->nr_maps; i++)
+		if (sp->maps[i].start < m.end && m.start < sp->maps[i].end)
+			return SPACE_CONTRADICTED;
+	*new_map = m;
+	return SPACE_NEW;
+}
+
+/* An opened candidate file: its ELF handle and what we learnt from it. */
+struct candidate {
+	int fd;
+	Elf *elf;
+};
+
+static void candidate_close(struct candidate *c)
+{
+	if (c->elf)
+		elf_end(c->elf);
+	if (c->fd >= 0)
+		close(c->fd);
+	c->elf = NULL;
+	c->fd = -1;
+}
+
+/* Opens FILE as an ELF file whose build-id (when both sides have one) is BUILD_ID.
+ * Returns 0, or -1 with *WHY. */
+static int candidate_open(struct candidate *c, const char *file, const struct unwind_map *map,
+			  const char **why)
+{
+	const void *id;
+	ssize_t id_len;
+
+	c->fd = open(file, O_RDONLY | O_CLOEXEC);
+	if (c->fd < 0) {
+		*why = "cannot open the file";
+		return -1;
+	}
+	c->elf = elf_begin(c->fd, ELF_C_READ_MMAP, NULL);
+	if (!c->elf || elf_kind(c->elf) != ELF_K_ELF) {
+		*why = "not an ELF file";
+		candidate_close(c);
+		return -1;
+	}
+	if (map->build_id && map->build_id_size > 0) {
+		id_len = dwelf_elf_gnu_build_id(c->elf, &id);
+		if (id_len > 0 && ((size_t)id_len != map->build_id_size ||
+				   memcmp(id, map->build_id, map->build_id_size))) {
+			*why = "build-id differs from the recorded one";
+			candidate_close(c);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* The load bias of MAP's file: the process address of ELF virtual address 0, found from
+ * the PT_LOAD segment that holds file offset pgoff. */
+static uint64_t map_bias(Elf *elf, const struct unwind_map *map)
+{
+	size_t phnum = 0;
+
+	if (elf_getphdrnum(elf, &phnum) == 0) {
+		for (size_t i = 0; i < phnum; i++) {
+			GElf_Phdr mem, *ph = gelf_getphdr(elf, (int)i, &mem);
+			uint64_t align;
+
+			if (!ph || ph->p_type != PT_LOAD)
+				continue;
+			align = ph->p_align > 1 ? ph->p_align : 1;
+			if ((ph->p_offset & ~(align - 1)) <= map->pgoff &&
+			    map->pgoff < ph->p_offset + ph->p_filesz)
+				return map->start - (ph->p_vaddr - ph->p_offset + map->pgoff);
+		}
+	}
+	return map->start - map->pgoff;
+}
+
+static void build_id_cache_path(struct strbuf *sb, const struct dwarf_unwind_options *o,
+				const struct unwind_map *map)
+{
+	const char *home = getenv("HOME");
+
+	strbuf_reset(sb);
+	if (o->buildid_dir)
+		strbuf_addstr(sb, o->buildid_dir);
+	else
+		strbuf_addf(sb, "%s/.debug", home ? home : "");
+	strbuf_addstr(sb, "/.build-id/");
+	for (size_t i = 0; i < map->build_id_size; i++) {
+		strbuf_addf(sb, "%02x", map->build_id[i]);
+		if (i == 0)
+			strbuf_addch(sb, '/');
+	}
+	strbuf_addstr(sb, "/elf");
+}
+
+static struct unwind_module *module_for(struct unwind_space *sp, const char *path,
+					const char *file, uint64_t bias)
+{
+	for (size_t i = 0; i < sp->nr_modules; i++) {
+		struct unwind_module *m = sp->modules[i];
+
+		if (m->bias == bias && !strcmp(m->path, path) &&
+		    ((!m->file && !file) || (m->file && file && !strcmp(m->file, file))))
+			return m;
+	}
+	return NULL;
+}
+
+static struct unwind_module *module_add(struct unwind_space *sp, const char *path,
+					const char *file, uint64_t bias)
+{
+	struct unwind_module *m = xcalloc(1, sizeof(*m));
+
+	m->path = xstrdup(path);
+	m->file = file ? xstrdup(file) : NULL;
+	m->bias = bias;
+	if (sp->nr_modules == sp->cap_modules) {
+		sp->cap_modules = sp->cap_modules ? 2 * sp->cap_modules : 16;
+		sp->modules = xrealloc(sp->modules, sp->cap_modules * sizeof(*sp->modules));
+	}
+	sp->modules[sp->nr_modules++] = m;
+	return m;
+}
+
+void unwind_space_learn(struct unwind_space *sp, const struct unwind_map *map)
+{
+	const struct dwarf_unwind_options *o = sp->opts;
+	struct candidate c = { -1, NULL };
+	struct strbuf file = STRBUF_INIT;
+	const char *why = "no file";
+	struct unwind_module *m;
+	uint64_t bias = 0;
+	int found = 0;
+
+	/* perf's build-id cache holds the very file that was recorded (and [vdso]). */
+	if (map->build_id && map->build_id_size > 0) {
+		build_id_cache_path(&file, o, map);
+		found = candidate_open(&c, file.buf, map, &why) == 0;
+	}
+	if (!found && map->path[0] == '/') {
+		strbuf_reset(&file);
+		if (o->root_dir)
+			strbuf_addstr(&file, o->root_dir);
+		strbuf_addstr(&file, map->path);
+		found = candidate_open(&c, file.buf, map, &why) == 0;
+	}
+	if (found)
+		bias = map_bias(c.elf, map);
+	else
+		bias = map->start - map->pgoff;
+
+	m = module_for(sp, map->path, found ? file.buf : NULL, bias);
+	if (!m) {
+		m = module_add(sp, map->path, found ? file.buf : NULL, bias);
+		if (found) {
+			dwfl_report_begin_add(sp->dwfl);
+			/* add_p_vaddr: the module starts at bias + the first segment's vaddr. */
+			m->mod = dwfl_report_elf(sp->dwfl, map->path, file.buf, -1, bias, true);
+			dwfl_report_end(sp->dwfl, NULL, NULL);
+			if (!m->mod)
+				m->why = "libdwfl rejected the file";
+			else
+				sp->nr_reported++;
+		} else {
+			m->why = why;
+		}
+	}
+	candidate_close(&c);
+	strbuf_release(&file);
+
+	if (sp->nr_maps == sp->cap_maps) {
+		sp->cap_maps = sp->cap_maps ? 2 * sp->cap_maps : 32;
+		sp->maps = xrealloc(sp->maps, sp->cap_maps * sizeof(*sp->maps));
+	}
+	sp->maps[sp->nr_maps++] = (struct unwind_known_map){
+		.start = map->start, .end = map->end, .pgoff = map->pgoff, .module = m,
+	};
+}
+
+int unwind_space_read_file_word(struct unwind_space *sp, struct unwind_known_map *km,
+				uint64_t addr, uint64_t *value)
+{
+	struct unwind_module *m = km->module;
+	Dwarf_Addr bias;
+	Elf *elf;
+	size_t phnum = 0;
+	uint64_t vaddr;
+
+	(void)sp;
+	if (!m->mod)
+		return 0;
+	elf = dwfl_module_getelf(m->mod, &bias);
+	if (!elf)
+		return 0;
+	if (!m->image_tried) {
+		m->image_tried = 1;
+		m->image = (const uint8_t *)elf_rawfile(elf, &m->image_size);
+	}
+	if (!m->image || elf_getphdrnum(elf, &phnum) != 0)
+		return 0;
+	vaddr = addr - bias;
+	for (size_t i = 0; i < phnum; i++) {
+		GElf_Phdr mem, *ph = gelf_getphdr(elf, (int)i, &mem);
+		uint64_t off;
+
+		/* Writable segments hold run-time data the file does not know. */
+		if (!ph || ph->p_type != PT_LOAD || (ph->p_flags & PF_W))
+			continue;
+		if (vaddr < ph->p_vaddr || ph->p_filesz < sizeof(*value) ||
+		    vaddr - ph->p_vaddr > ph->p_filesz - sizeof(*value))
+			continue;
+		off = ph->p_offset + (vaddr - ph->p_vaddr);
+		if (off > m->image_size || m->image_size - off < sizeof(*value))
+			return 0;
+		memcpy(value, m->image + off, sizeof(*value));
+		return 1;
+	}
+	return 0;
+}
