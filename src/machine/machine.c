@@ -1,0 +1,405 @@
+/* machine.c - processes, threads and maps of a recorded system (see machine.h). */
+#include "machine/machine.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "base/xalloc.h"
+#include "symbol/symbol_store.h"
+
+/* Weak until the symbol store lands in the tree: without it maps carry no dso. */
+#pragma weak symbol_store_dso
+
+#define MAP_HUGETLB_FLAG 0x40000 /* mmap flag, as recorded in MMAP2 */
+
+/* An open-addressing set of strings (interned comms and names). */
+struct str_set {
+	char **v;
+	size_t n, cap;
+};
+
+struct machine {
+	struct symbol_store *store;
+	const struct perf_build_id_entry *build_ids;
+	size_t nr_build_ids;
+
+	struct thread **threads; /* open addressing by tid; the current thread of each tid */
+	size_t nr_threads, cap_threads;
+	struct thread **all;     /* every thread ever made (replaced ones too), for freeing */
+	size_t nr_all, cap_all;
+
+	struct maps *kernel_maps;
+	struct map_object **objects;
+	size_t nr_objects, cap_objects;
+
+	struct str_set strings;
+};
+
+static uint64_t hash_str(const char *s)
+{
+	uint64_t h = 1469598103934665603ULL;
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+	return h;
+}
+
+static uint64_t hash_int(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 33;
+	return x;
+}
+
+const char *machine_intern(struct machine *m, const char *s)
+{
+	struct str_set *set = &m->strings;
+	if (2 * (set->n + 1) > set->cap) {
+		size_t cap = set->cap ? set->cap * 2 : 256;
+		char **v = xcalloc(cap, sizeof(*v));
+		for (size_t i = 0; i < set->cap; i++) {
+			if (!set->v[i])
+				continue;
+			size_t j = hash_str(set->v[i]) & (cap - 1);
+			while (v[j])
+				j = (j + 1) & (cap - 1);
+			v[j] = set->v[i];
+		}
+		free(set->v);
+		set->v = v;
+		set->cap = cap;
+	}
+	size_t j = hash_str(s) & (set->cap - 1);
+	while (set->v[j]) {
+		if (!strcmp(set->v[j], s))
+			return set->v[j];
+		j = (j + 1) & (set->cap - 1);
+	}
+	set->v[j] = xstrdup(s);
+	set->n++;
+	return set->v[j];
+}
+
+struct machine *machine_new(struct symbol_store *store, const struct perf_build_id_entry *build_ids,
+			    size_t nr_build_ids)
+{
+	struct machine *m = xcalloc(1, sizeof(*m));
+	m->store = store;
+	m->build_ids = build_ids;
+	m->nr_build_ids = nr_build_ids;
+	m->kernel_maps = maps_new();
+	return m;
+}
+
+void machine_free(struct machine *m)
+{
+	if (!m)
+		return;
+	for (size_t i = 0; i < m->nr_all; i++) {
+		maps_put(m->all[i]->maps);
+		free(m->all[i]);
+	}
+	free(m->all);
+	free(m->threads);
+	maps_put(m->kernel_maps);
+	for (size_t i = 0; i < m->nr_objects; i++)
+		free(m->objects[i]);
+	free(m->objects);
+	for (size_t i = 0; i < m->strings.cap; i++)
+		free(m->strings.v[i]);
+	free(m->strings.v);
+	free(m);
+}
+
+size_t machine_nr_objects(const struct machine *m)
+{
+	return m->nr_objects;
+}
+
+/* --- threads --- */
+
+static struct thread **thread_slot(struct machine *m, int32_t tid)
+{
+	size_t j = hash_int((uint32_t)tid) & (m->cap_threads - 1);
+	while (m->threads[j] && m->threads[j]->tid != tid)
+		j = (j + 1) & (m->cap_threads - 1);
+	return &m->threads[j];
+}
+
+static struct thread *find_thread(struct machine *m, int32_t tid)
+{
+	return m->cap_threads ? *thread_slot(m, tid) : NULL;
+}
+
+/* Makes T the current thread of its tid (replacing any other). */
+static void set_thread(struct machine *m, struct thread *t)
+{
+	if (2 * (m->nr_threads + 1) > m->cap_threads) {
+		size_t old_cap = m->cap_threads;
+		struct thread **old = m->threads;
+		m->cap_threads = old_cap ? old_cap * 2 : 64;
+		m->threads = xcalloc(m->cap_threads, sizeof(*m->threads));
+		for (size_t i = 0; i < old_cap; i++)
+			if (old[i])
+				*thread_slot(m, old[i]->tid) = old[i];
+		free(old);
+	}
+	struct thread **slot = thread_slot(m, t->tid);
+	if (!*slot)
+		m->nr_threads++;
+	*slot = t;
+	if (m->nr_all == m->cap_all) {
+		m->cap_all = m->cap_all ? m->cap_all * 2 : 64;
+		m->all = xrealloc(m->all, m->cap_all * sizeof(*m->all));
+	}
+	m->all[m->nr_all++] = t;
+}
+
+static struct thread *new_thread(struct machine *m, int32_t pid, int32_t tid)
+{
+	struct thread *t = xcalloc(1, sizeof(*t));
+	char name[32];
+	t->pid = pid;
+	t->tid = tid;
+	snprintf(name, sizeof(name), ":%d", tid);
+	t->comm = machine_intern(m, name);
+	/* perf: a thread of a known process shares the leader's address space. */
+	if (pid == tid || pid == -1) {
+		t->maps = maps_new();
+		set_thread(m, t);
+	} else {
+		set_thread(m, t);
+		struct thread *leader = machine_findnew_thread(m, pid, pid);
+		t->maps = leader->maps;
+		maps_get(t->maps);
+	}
+	return t;
+}
+
+struct thread *machine_findnew_thread(struct machine *m, int32_t pid, int32_t tid)
+{
+	struct thread *t = find_thread(m, tid);
+	if (t) {
+		if (t->pid == -1 && pid != -1)
+			t->pid = pid; /* perf fills in a pid learnt later */
+		return t;
+	}
+	return new_thread(m, pid, tid);
+}
+
+void machine_comm(struct machine *m, int32_t pid, int32_t tid, const char *comm, int exec)
+{
+	(void)exec; /* perf keeps the maps across exec; the new mmaps replace what they overlap */
+	struct thread *t = machine_findnew_thread(m, pid, tid);
+	t->comm = machine_intern(m, comm);
+	t->comm_set = 1;
+}
+
+void machine_fork(struct machine *m, int32_t pid, int32_t tid, int32_t ppid, int32_t ptid)
+{
+	struct thread *parent = machine_findnew_thread(m, ppid, ptid);
+	if (parent->pid != ppid) {
+		/* a stale thread under that tid: start the parent afresh, as perf does */
+		parent = new_thread(m, ppid, ptid);
+	}
+	/* A fork for a known tid replaces that thread (the old one's tid was reused). */
+	struct thread *t = find_thread(m, tid);
+	if (t && t != parent) {
+		struct thread *fresh = xcalloc(1, sizeof(*fresh));
+		fresh->pid = pid;
+		fresh->tid = tid;
+		char name[32];
+		snprintf(name, sizeof(name), ":%d", tid);
+		fresh->comm = machine_intern(m, name);
+		set_thread(m, fresh);
+		if (pid == tid || pid == -1) {
+			fresh->maps = maps_new();
+		} else {
+			struct thread *leader = machine_findnew_thread(m, pid, pid);
+			fresh->maps = leader->maps;
+			maps_get(fresh->maps);
+		}
+		t = fresh;
+	} else if (!t) {
+		t = new_thread(m, pid, tid);
+	}
+	if (t == parent)
+		return;
+	if (parent->comm_set) {
+		t->comm = parent->comm;
+		t->comm_set = 1;
+	}
+	if (t->pid != parent->pid && t->maps != parent->maps) {
+		/* a new process: a private copy of the parent's address space */
+		struct maps *copy = maps_clone(parent->maps);
+		if (t->pid == t->tid) {
+			maps_put(t->maps);
+			t->maps = copy;
+		} else {
+			/* a thread whose leader we never saw: give the copy to the leader's space */
+			for (size_t i = 0; i < copy->n; i++)
+				maps_insert(t->maps, &copy->v[i]);
+			maps_put(copy);
+		}
+	}
+}
+
+void machine_exit(struct machine *m, int32_t pid, int32_t tid)
+{
+	struct thread *t = find_thread(m, tid);
+	(void)pid;
+	if (t)
+		t->exited = 1;
+}
+
+/* --- maps --- */
+
+static const uint8_t *recorded_build_id(const struct machine *m, const char *path, size_t *size)
+{
+	for (size_t i = 0; i < m->nr_build_ids; i++)
+		if (m->build_ids[i].path && !strcmp(m->build_ids[i].path, path)) {
+			*size = m->build_ids[i].size;
+			return m->build_ids[i].build_id;
+		}
+	*size = 0;
+	return NULL;
+}
+
+static const struct map_object *get_object(struct machine *m, const char *name, unsigned identity,
+					   unsigned kernel)
+{
+	name = machine_intern(m, name);
+	for (size_t i = m->nr_objects; i-- > 0;) {
+		const struct map_object *o = m->objects[i];
+		if (o->name == name && o->identity == identity && o->kernel == kernel)
+			return o;
+	}
+	struct map_object *o = xcalloc(1, sizeof(*o));
+	o->name = name;
+	o->identity = identity;
+	o->kernel = kernel;
+	o->id = (uint32_t)m->nr_objects;
+	if (m->store && symbol_store_dso) {
+		size_t bid_size;
+		const uint8_t *bid = recorded_build_id(m, name, &bid_size);
+		o->dso = symbol_store_dso(m->store, name, bid, bid_size);
+	}
+	if (m->nr_objects == m->cap_objects) {
+		m->cap_objects = m->cap_objects ? m->cap_objects * 2 : 64;
+		m->objects = xrealloc(m->objects, m->cap_objects * sizeof(*m->objects));
+	}
+	m->objects[m->nr_objects++] = o;
+	return o;
+}
+
+static int starts_with(const char *s, const char *prefix)
+{
+	return !strncmp(s, prefix, strlen(prefix));
+}
+
+/* "[name]" for a module path ".../name.ko" (also .ko.xz/.gz/.zst), '-' read as '_'. */
+static int module_name(const char *path, char *out, size_t size)
+{
+	const char *base = strrchr(path, '/');
+	base = base ? base + 1 : path;
+	const char *ko = strstr(base, ".ko");
+	if (!ko || (ko[3] && ko[3] != '.'))
+		return 0;
+	size_t len = (size_t)(ko - base);
+	if (len + 3 > size)
+		return 0;
+	out[0] = '[';
+	for (size_t i = 0; i < len; i++)
+		out[i + 1] = base[i] == '-' ? '_' : base[i];
+	out[len + 1] = ']';
+	out[len + 2] = 0;
+	return 1;
+}
+
+static void kernel_mmap(struct machine *m, uint64_t start, uint64_t len, uint64_t pgoff,
+			const char *filename)
+{
+	char name[256];
+	const struct map_object *o;
+	if (starts_with(filename, "[kernel.kallsyms]") || starts_with(filename, "[guest.kernel.kallsyms"))
+		o = get_object(m, "[kernel.kallsyms]", 0, 1);
+	else if (module_name(filename, name, sizeof(name)))
+		o = get_object(m, name, 0, 1);
+	else if (filename[0] == '[')
+		o = get_object(m, filename, 0, 1);
+	else
+		return;
+	/* Kernel and module symbols are looked up by absolute address. */
+	struct map_entry e = { start, len ? start + len : start, pgoff, o };
+	if (e.end < e.start)
+		e.end = UINT64_MAX; /* a length reaching past the top of the address space */
+	maps_insert(m->kernel_maps, &e);
+}
+
+void machine_mmap(struct machine *m, int32_t pid, int32_t tid, uint16_t misc, uint64_t start,
+		  uint64_t len, uint64_t pgoff, uint32_t flags, const char *filename)
+{
+	unsigned cpumode = misc & PERF_MISC_CPUMODE_MASK;
+	if (cpumode == PERF_MISC_KERNEL || cpumode == PERF_MISC_GUEST_KERNEL) {
+		kernel_mmap(m, start, len, pgoff, filename);
+		return;
+	}
+	struct thread *t = machine_findnew_thread(m, pid, tid);
+	int anon = !strcmp(filename, "//anon") || starts_with(filename, "/dev/zero") ||
+		   starts_with(filename, "/anon_hugepage") || (flags & MAP_HUGETLB_FLAG);
+	int no_dso = starts_with(filename, "[stack") || starts_with(filename, "/SYSV") ||
+		     !strcmp(filename, "[heap]");
+	char jit_name[64];
+	const struct map_object *o;
+	if (anon) {
+		/* perf reads symbols of anonymous executable memory from the JIT's map file */
+		snprintf(jit_name, sizeof(jit_name), "/tmp/perf-%d.map", pid);
+		o = get_object(m, jit_name, 1, 0);
+	} else if (no_dso) {
+		o = get_object(m, filename, 1, 0);
+	} else {
+		if (!strcmp(filename, "[vdso]"))
+			pgoff = 0;
+		o = get_object(m, filename, 0, 0);
+	}
+	uint64_t end = start + len;
+	if (end < start)
+		end = UINT64_MAX;
+	struct map_entry e = { start, end, pgoff, o };
+	maps_insert(t->maps, &e);
+}
+
+void machine_process_event(struct machine *m, const struct perf_event *ev)
+{
+	switch (ev->type) {
+	case PERF_REC_MMAP:
+	case PERF_REC_MMAP2:
+		machine_mmap(m, (int32_t)ev->u.mmap.pid, (int32_t)ev->u.mmap.tid, ev->misc,
+			     ev->u.mmap.start, ev->u.mmap.len, ev->u.mmap.pgoff,
+			     ev->type == PERF_REC_MMAP2 ? ev->u.mmap.flags : 0, ev->u.mmap.filename);
+		break;
+	case PERF_REC_COMM:
+		machine_comm(m, (int32_t)ev->u.comm.pid, (int32_t)ev->u.comm.tid, ev->u.comm.comm,
+			     ev->u.comm.exec);
+		break;
+	case PERF_REC_FORK:
+		machine_fork(m, (int32_t)ev->u.fork.pid, (int32_t)ev->u.fork.tid,
+			     (int32_t)ev->u.fork.ppid, (int32_t)ev->u.fork.ptid);
+		break;
+	case PERF_REC_EXIT:
+		machine_exit(m, (int32_t)ev->u.fork.pid, (int32_t)ev->u.fork.tid);
+		break;
+	default:
+		break;
+	}
+}
+
+const struct map_entry *machine_find_map(const struct machine *m, const struct thread *t,
+					 unsigned cpumode, uint64_t addr)
+{
+	if (cpumode == PERF_MISC_KERNEL)
+		return maps_find(m->kernel_maps, addr);
+	if (cpumode == PERF_MISC_USER)
+		return maps_find(t->maps, addr);
+	return NULL;
+}

@@ -1,0 +1,67 @@
+// templates.cpp - a workload for the perf oracle tests: C++ templates, a namespace, an
+// anonymous namespace, a lambda and exceptions, so demangled names of every shape show up
+// in the recorded stacks.  Usage: templates [MILLISECONDS]  (default 300).
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace work {
+template <typename T> struct Accumulator {
+	T total{};
+	__attribute__((noinline)) void add(const std::vector<T> &v)
+	{
+		for (const T &x : v)
+			total += x * x;
+	}
+};
+
+template <typename K, typename V>
+__attribute__((noinline)) V lookup_all(const std::map<K, V> &m, int rounds)
+{
+	V sum{};
+	for (int r = 0; r < rounds; r++)
+		for (const auto &kv : m)
+			sum += kv.second;
+	return sum;
+}
+} // namespace work
+
+namespace {
+__attribute__((noinline)) int may_throw(int i)
+{
+	if (i % 64 == 0)
+		throw std::runtime_error("every 64th");
+	return i;
+}
+} // namespace
+
+int main(int argc, char **argv)
+{
+	double ms = argc > 1 ? atof(argv[1]) : 300;
+	auto end = std::chrono::steady_clock::now() + std::chrono::microseconds((long)(ms * 1000));
+	work::Accumulator<double> acc;
+	std::vector<double> v(2000, 1.5);
+	std::map<std::string, long> m;
+	for (int i = 0; i < 200; i++)
+		m["key" + std::to_string(i)] = i;
+	long caught = 0, total = 0;
+	auto body = [&](int i) {
+		try {
+			total += may_throw(i);
+		} catch (const std::exception &) {
+			caught++;
+		}
+	};
+	int i = 0;
+	while (std::chrono::steady_clock::now() < end) {
+		acc.add(v);
+		total += work::lookup_all(m, 4);
+		body(i++);
+	}
+	std::printf("%ld %ld %d\n", caught % 2, total % 2, (int)acc.total % 2);
+	return 0;
+}
