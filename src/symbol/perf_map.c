@@ -1,0 +1,36 @@
+#include "symbol/perf_map.h"
+
+#include <elf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+long perf_map_load(struct symbol_table *t, const char *path)
+{
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return -1;
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t len;
+	long n = 0;
+
+	while ((len = getline(&line, &cap, f)) > 0) {
+		if (line[len - 1] == '\n')
+			line[--len] = '\0';
+		char *p = line, *end;
+		unsigned long long start = strtoull(p, &end, 16);
+		if (end == p || *end != ' ')
+			continue;   /* not "START SIZE name": skip the line */
+		p = end + 1;
+		unsigned long long size = strtoull(p, &end, 16);
+		if (end == p || *end != ' ' || !end[1])
+			continue;
+		symbol_table_add(t, start, size, STB_GLOBAL, end + 1);
+		n++;
+	}
+	free(line);
+	fclose(f);
+	symbol_table_resort(t);
+	return n;
+}

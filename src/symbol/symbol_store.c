@@ -1,0 +1,552 @@
+/* symbol_store.c - the dso cache and the choice of the file each dso's symbols come
+ * from, following perf 6.1's search order (see docs/symbols.md). */
+#include "symbol/symbol_store.h"
+
+#include <elf.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/auxv.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "base/strbuf.h"
+#include "base/xalloc.h"
+#include "symbol/elf_symbols.h"
+#include "symbol/kallsyms.h"
+#include "symbol/perf_map.h"
+#include "symbol/symbol_table.h"
+
+#define MAX_BUILD_ID 20
+
+struct dso {
+	struct dso *next;          /* hash chain */
+	struct symbol_store *store;
+	char *path;
+	char *module;              /* DSO_MODULE: the module name */
+	uint8_t build_id[MAX_BUILD_ID];
+	size_t build_id_size;
+	enum dso_kind kind;
+	int loaded;
+	int mismatch;
+	char *loaded_from;
+	struct symbol_table table;
+};
+
+struct symbol_store {
+	struct symbol_options opts;  /* strings owned */
+	struct dso **buckets;
+	size_t nr_buckets, nr_dsos;
+	int kallsyms_tried;
+	struct kallsyms kallsyms;
+	int kallsyms_ok;
+	char *kallsyms_from;
+	char *vdso_copy;             /* temp file holding this process's vdso, or NULL */
+};
+
+static char *dup_or_null(const char *s)
+{
+	return s ? xstrdup(s) : NULL;
+}
+
+struct symbol_store *symbol_store_new(const struct symbol_options *opts)
+{
+	struct symbol_store *st = xcalloc(1, sizeof(*st));
+	struct symbol_options def = { 0 };
+
+	if (!opts)
+		opts = &def;
+	st->opts.no_demangle = opts->no_demangle;
+	st->opts.kallsyms = dup_or_null(opts->kallsyms);
+	st->opts.root_dir = dup_or_null(opts->root_dir);
+	st->opts.debug_dir = xstrdup(opts->debug_dir ? opts->debug_dir : "/usr/lib/debug");
+	if (opts->buildid_dir) {
+		st->opts.buildid_dir = xstrdup(opts->buildid_dir);
+	} else {
+		const char *home = getenv("HOME");
+		struct strbuf sb = STRBUF_INIT;
+		strbuf_addf(&sb, "%s/.debug", home && *home ? home : "");
+		st->opts.buildid_dir = sb.buf;
+	}
+	st->nr_buckets = 64;
+	st->buckets = xcalloc(st->nr_buckets, sizeof(*st->buckets));
+	return st;
+}
+
+static void dso_free(struct dso *d)
+{
+	symbol_table_release(&d->table);
+	free(d->path);
+	free(d->module);
+	free(d->loaded_from);
+	free(d);
+}
+
+void symbol_store_free(struct symbol_store *st)
+{
+	if (!st)
+		return;
+	for (size_t i = 0; i < st->nr_buckets; i++) {
+		struct dso *d = st->buckets[i], *n;
+		for (; d; d = n) {
+			n = d->next;
+			dso_free(d);
+		}
+	}
+	free(st->buckets);
+	if (st->kallsyms_ok)
+		kallsyms_release(&st->kallsyms);
+	free(st->kallsyms_from);
+	if (st->vdso_copy) {
+		unlink(st->vdso_copy);
+		free(st->vdso_copy);
+	}
+	free((char *)st->opts.buildid_dir);
+	free((char *)st->opts.debug_dir);
+	free((char *)st->opts.kallsyms);
+	free((char *)st->opts.root_dir);
+	free(st);
+}
+
+static uint64_t hash_key(const char *path, const uint8_t *bid, size_t n)
+{
+	uint64_t h = 1469598103934665603ull;
+	for (const char *p = path; *p; p++)
+		h = (h ^ (uint8_t)*p) * 1099511628211ull;
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ bid[i]) * 1099511628211ull;
+	return h;
+}
+
+static void grow_buckets(struct symbol_store *st)
+{
+	size_t nb = st->nr_buckets * 2;
+	struct dso **b = xcalloc(nb, sizeof(*b));
+
+	for (size_t i = 0; i < st->nr_buckets; i++) {
+		struct dso *d = st->buckets[i], *n;
+		for (; d; d = n) {
+			n = d->next;
+			size_t k = hash_key(d->path, d->build_id, d->build_id_size) & (nb - 1);
+			d->next = b[k];
+			b[k] = d;
+		}
+	}
+	free(st->buckets);
+	st->buckets = b;
+	st->nr_buckets = nb;
+}
+
+static int ends_with(const char *s, const char *suffix)
+{
+	size_t a = strlen(s), b = strlen(suffix);
+	return a >= b && strcmp(s + a - b, suffix) == 0;
+}
+
+/* The module name perf gives a kernel module file: basename without .ko*, '-' as '_'. */
+static char *module_name_of(const char *path)
+{
+	const char *base = strrchr(path, '/');
+	base = base ? base + 1 : path;
+	if (base[0] == '[') {
+		size_t n = strlen(base + 1);
+		if (n && base[n] == ']')
+			n--;
+		return xstrndup(base + 1, n);
+	}
+	const char *ko = strstr(base, ".ko");
+	char *m = xstrndup(base, ko ? (size_t)(ko - base) : strlen(base));
+	for (char *p = m; *p; p++)
+		if (*p == '-')
+			*p = '_';
+	return m;
+}
+
+static enum dso_kind kind_of(const char *path)
+{
+	if (strcmp(path, "[kernel.kallsyms]") == 0 || strncmp(path, "[kernel.kallsyms]", 17) == 0)
+		return DSO_KERNEL;
+	if (strcmp(path, "[vdso]") == 0)
+		return DSO_VDSO;
+	if (strncmp(path, "/tmp/perf-", 10) == 0 && ends_with(path, ".map"))
+		return DSO_JIT_MAP;
+	if (strcmp(path, "[heap]") == 0 || strcmp(path, "[stack]") == 0 ||
+	    strcmp(path, "[vsyscall]") == 0 || strcmp(path, "[vvar]") == 0 ||
+	    strncmp(path, "//anon", 6) == 0 || strncmp(path, "/dev/zero", 9) == 0 ||
+	    strncmp(path, "/anon_hugepage", 14) == 0 || strncmp(path, "/memfd:", 7) == 0 ||
+	    strncmp(path, "/SYSV", 5) == 0 || strcmp(path, "[unknown]") == 0 || !*path)
+		return DSO_ANON;
+	if (path[0] == '[')
+		return DSO_MODULE;
+	if (ends_with(path, ".ko") || ends_with(path, ".ko.xz") || ends_with(path, ".ko.gz") ||
+	    ends_with(path, ".ko.zst"))
+		return DSO_MODULE;
+	return DSO_USER;
+}
+
+struct dso *symbol_store_dso(struct symbol_store *st, const char *path,
+			     const uint8_t *build_id, size_t build_id_size)
+{
+	if (!path)
+		path = "";
+	if (!build_id)
+		build_id_size = 0;
+	if (build_id_size > MAX_BUILD_ID)
+		build_id_size = MAX_BUILD_ID;
+	size_t k = hash_key(path, build_id, build_id_size) & (st->nr_buckets - 1);
+	for (struct dso *d = st->buckets[k]; d; d = d->next) {
+		if (d->build_id_size == build_id_size && strcmp(d->path, path) == 0 &&
+		    memcmp(d->build_id, build_id ? build_id : d->build_id, build_id_size) == 0)
+			return d;
+	}
+	struct dso *d = xcalloc(1, sizeof(*d));
+	d->store = st;
+	d->path = xstrdup(path);
+	d->kind = kind_of(path);
+	if (d->kind == DSO_MODULE)
+		d->module = module_name_of(path);
+	if (build_id_size)
+		memcpy(d->build_id, build_id, build_id_size);
+	d->build_id_size = build_id_size;
+	d->table.demangle = !st->opts.no_demangle && (d->kind == DSO_USER || d->kind == DSO_VDSO);
+	d->next = st->buckets[k];
+	st->buckets[k] = d;
+	if (++st->nr_dsos > st->nr_buckets * 2)
+		grow_buckets(st);
+	return d;
+}
+
+enum dso_kind dso_kind(const struct dso *d)
+{
+	return d->kind;
+}
+
+const char *dso_path(const struct dso *d)
+{
+	return d->path;
+}
+
+static void hex_of(const uint8_t *b, size_t n, char *out)
+{
+	static const char digits[] = "0123456789abcdef";
+	for (size_t i = 0; i < n; i++) {
+		out[2 * i] = digits[b[i] >> 4];
+		out[2 * i + 1] = digits[b[i] & 15];
+	}
+	out[2 * n] = '\0';
+}
+
+static int is_regular_file(const char *path)
+{
+	struct stat sb;
+	return stat(path, &sb) == 0 && S_ISREG(sb.st_mode);
+}
+
+/* ---- kernel ---------------------------------------------------------------- */
+
+/* Reads the running kernel's build-id from /sys/kernel/notes; returns its size. */
+static size_t running_kernel_build_id(uint8_t *out)
+{
+	FILE *f = fopen("/sys/kernel/notes", "re");
+	if (!f)
+		return 0;
+	uint8_t buf[4096];
+	size_t n = fread(buf, 1, sizeof(buf), f), off = 0, got = 0;
+	fclose(f);
+	while (off + 12 <= n) {
+		uint32_t namesz, descsz, type;
+		memcpy(&namesz, buf + off, 4);
+		memcpy(&descsz, buf + off + 4, 4);
+		memcpy(&type, buf + off + 8, 4);
+		size_t name_off = off + 12, desc_off = name_off + ((namesz + 3u) & ~3u);
+		size_t next = desc_off + ((descsz + 3u) & ~3u);
+		if (namesz > n || descsz > n || next > n)
+			break;
+		if (type == NT_GNU_BUILD_ID && namesz == 4 && memcmp(buf + name_off, "GNU", 4) == 0) {
+			got = descsz < MAX_BUILD_ID ? descsz : MAX_BUILD_ID;
+			memcpy(out, buf + desc_off, got);
+			break;
+		}
+		off = next;
+	}
+	return got;
+}
+
+/* Which kallsyms file describes the recorded kernel: the running one's when the
+ * build-ids agree (or none was recorded), else the copy in the build-id cache. */
+static const char *pick_kallsyms(struct symbol_store *st, const struct dso *d, struct strbuf *sb)
+{
+	const char *live = st->opts.kallsyms ? st->opts.kallsyms : "/proc/kallsyms";
+
+	if (!d->build_id_size)
+		return live;
+	uint8_t run[MAX_BUILD_ID];
+	size_t n = running_kernel_build_id(run);
+	/* An explicit kallsyms file stands for the recorded kernel. */
+	if (st->opts.kallsyms ||
+	    (n == d->build_id_size && memcmp(run, d->build_id, n) == 0))
+		return live;
+	char hex[2 * MAX_BUILD_ID + 1];
+	hex_of(d->build_id, d->build_id_size, hex);
+	strbuf_addf(sb, "%s/[kernel.kallsyms]/%s/kallsyms", st->opts.buildid_dir, hex);
+	return is_regular_file(sb->buf) ? sb->buf : NULL;
+}
+
+static void load_kernel(struct dso *d)
+{
+	struct symbol_store *st = d->store;
+	struct strbuf sb = STRBUF_INIT;
+	const char *file = pick_kallsyms(st, d, &sb);
+
+	if (!file) {
+		d->mismatch = 1;
+		strbuf_release(&sb);
+		return;
+	}
+	/* One kallsyms per store: the kernel and every module share it. */
+	if (!st->kallsyms_tried || (st->kallsyms_from && strcmp(st->kallsyms_from, file) != 0)) {
+		if (st->kallsyms_ok)
+			kallsyms_release(&st->kallsyms);
+		free(st->kallsyms_from);
+		st->kallsyms_tried = 1;
+		st->kallsyms_from = xstrdup(file);
+		st->kallsyms_ok = kallsyms_load(&st->kallsyms, file) == 0 && !st->kallsyms.restricted;
+	}
+	if (st->kallsyms_ok)
+		d->loaded_from = xstrdup(file);
+	strbuf_release(&sb);
+}
+
+/* ---- user objects ------------------------------------------------------------ */
+
+struct candidates {
+	char **paths;
+	size_t nr, cap;
+};
+
+static void add_candidate(struct candidates *c, char *path)
+{
+	if (c->nr == c->cap) {
+		c->cap = c->cap ? c->cap * 2 : 16;
+		c->paths = xrealloc(c->paths, c->cap * sizeof(*c->paths));
+	}
+	c->paths[c->nr++] = path;
+}
+
+static char *fmt(const char *f, ...) __attribute__((format(printf, 1, 2)));
+static char *fmt(const char *f, ...)
+{
+	va_list ap;
+	char *s = NULL;
+	va_start(ap, f);
+	if (vasprintf(&s, f, ap) < 0)
+		s = NULL;
+	va_end(ap);
+	if (!s) {
+		fprintf(stderr, "tephra: out of memory\n");
+		abort();
+	}
+	return s;
+}
+
+/* perf 6.1's order (dso__load): debuglink, build-id cache (binary, then debug),
+ * /usr/lib/debug/PATH.debug, /usr/lib/debug/PATH, /usr/lib/debug/.build-id, then
+ * the file itself. */
+static void list_candidates(struct dso *d, struct candidates *c)
+{
+	struct symbol_store *st = d->store;
+	const char *root = st->opts.root_dir ? st->opts.root_dir : "";
+	char *ondisk = fmt("%s%s", root, d->path);
+	char hex[2 * MAX_BUILD_ID + 1];
+	hex_of(d->build_id, d->build_id_size, hex);
+
+	if (d->kind == DSO_USER && is_regular_file(ondisk)) {
+		struct elf_handle h;
+		if (elf_handle_open(&h, ondisk) == 0) {
+			const char *link = elf_handle_debuglink(&h);
+			if (link && *link) {
+				char *dir = xstrdup(ondisk);
+				char *slash = strrchr(dir, '/');
+				if (slash)
+					*slash = '\0';
+				else
+					dir[0] = '\0';
+				/* perf also tries the bare name (relative to the cwd) first */
+				add_candidate(c, xstrdup(link));
+				add_candidate(c, fmt("%s/%s", dir, link));
+				add_candidate(c, fmt("%s/.debug/%s", dir, link));
+				add_candidate(c, fmt("%s%s/%s", st->opts.debug_dir, dir, link));
+				free(dir);
+			}
+			elf_handle_close(&h);
+		}
+	}
+	if (d->build_id_size) {
+		const char *base = d->kind == DSO_VDSO ? "vdso" : "elf";
+		add_candidate(c, fmt("%s/.build-id/%.2s/%s/%s", st->opts.buildid_dir, hex, hex + 2, base));
+		add_candidate(c, fmt("%s/.build-id/%.2s/%s", st->opts.buildid_dir, hex, hex + 2));
+		add_candidate(c, fmt("%s/%s/%s/%s", st->opts.buildid_dir, d->path, hex, base));
+		add_candidate(c, fmt("%s/.build-id/%.2s/%s/debug", st->opts.buildid_dir, hex, hex + 2));
+	}
+	if (d->kind == DSO_USER) {
+		add_candidate(c, fmt("%s%s.debug", st->opts.debug_dir, d->path));
+		add_candidate(c, fmt("%s%s", st->opts.debug_dir, d->path));
+	}
+	if (d->build_id_size)
+		add_candidate(c, fmt("%s/.build-id/%.2s/%s.debug", st->opts.debug_dir, hex, hex + 2));
+	if (d->kind == DSO_USER)
+		add_candidate(c, xstrdup(ondisk));
+	free(ondisk);
+}
+
+/* This process's own vdso, copied to a temporary file (perf does the same when the
+ * recording's vdso is not in the build-id cache). */
+static const char *own_vdso_file(struct symbol_store *st)
+{
+	if (st->vdso_copy)
+		return st->vdso_copy;
+	const unsigned char *img = (const unsigned char *)getauxval(AT_SYSINFO_EHDR);
+	if (!img)
+		return NULL;
+	Elf64_Ehdr eh;
+	memcpy(&eh, img, sizeof(eh));
+	if (memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 || eh.e_ident[EI_CLASS] != ELFCLASS64)
+		return NULL;
+	size_t size = (size_t)eh.e_shoff + (size_t)eh.e_shnum * eh.e_shentsize;
+	if (size > (1u << 20))
+		return NULL;
+	char tmpl[] = "/tmp/tephra-vdso.XXXXXX";
+	int fd = mkstemp(tmpl);
+	if (fd < 0)
+		return NULL;
+	ssize_t w = write(fd, img, size);
+	close(fd);
+	if (w != (ssize_t)size) {
+		unlink(tmpl);
+		return NULL;
+	}
+	st->vdso_copy = xstrdup(tmpl);
+	return st->vdso_copy;
+}
+
+static void load_elf_object(struct dso *d)
+{
+	struct candidates c = { 0 };
+	struct elf_handle syms = { .fd = -1 }, runtime = { .fd = -1 };
+	int have_syms = 0, have_runtime = 0;
+
+	list_candidates(d, &c);
+	if (d->kind == DSO_VDSO) {
+		const char *own = own_vdso_file(d->store);
+		if (own)
+			add_candidate(&c, xstrdup(own));
+	}
+	for (size_t i = 0; i < c.nr && !(have_syms && have_runtime); i++) {
+		struct elf_handle h;
+		if (elf_handle_open(&h, c.paths[i]) != 0)
+			continue;
+		if (d->build_id_size) {
+			/* perf always rejects a file whose build-id is not the recorded one */
+			uint8_t bid[MAX_BUILD_ID];
+			int n = elf_handle_build_id(&h, bid, sizeof(bid));
+			if (n != (int)d->build_id_size || memcmp(bid, d->build_id, (size_t)n) != 0) {
+				elf_handle_close(&h);
+				continue;
+			}
+		}
+		int used = 0;
+		if (!have_syms && elf_handle_has_symtab(&h)) {
+			syms = h;
+			have_syms = used = 1;
+		}
+		if (!have_runtime && elf_handle_has_dynsym(&h)) {
+			if (used) {
+				/* same file serves both: reopen a second handle */
+				if (elf_handle_open(&runtime, c.paths[i]) == 0)
+					have_runtime = 1;
+			} else {
+				runtime = h;
+				have_runtime = used = 1;
+			}
+		}
+		if (!used)
+			elf_handle_close(&h);
+	}
+	if (have_syms || have_runtime) {
+		struct elf_handle *s = have_syms ? &syms : &runtime;
+		struct elf_handle *r = have_runtime ? &runtime : &syms;
+		if (elf_load_symbols(&d->table, s, r) > 0)
+			d->loaded_from = xstrdup(s->path);
+	} else if (d->build_id_size && d->kind == DSO_USER) {
+		char *ondisk = fmt("%s%s", d->store->opts.root_dir ? d->store->opts.root_dir : "",
+				   d->path);
+		d->mismatch = is_regular_file(ondisk);
+		free(ondisk);
+	}
+	if (have_syms)
+		elf_handle_close(&syms);
+	if (have_runtime)
+		elf_handle_close(&runtime);
+	for (size_t i = 0; i < c.nr; i++)
+		free(c.paths[i]);
+	free(c.paths);
+}
+
+static void load(struct dso *d)
+{
+	if (d->loaded)
+		return;
+	d->loaded = 1;
+	switch (d->kind) {
+	case DSO_USER:
+	case DSO_VDSO:
+		load_elf_object(d);
+		break;
+	case DSO_KERNEL:
+	case DSO_MODULE:
+		load_kernel(d);
+		break;
+	case DSO_JIT_MAP: {
+		char *p = fmt("%s%s", d->store->opts.root_dir ? d->store->opts.root_dir : "", d->path);
+		if (perf_map_load(&d->table, p) > 0)
+			d->loaded_from = p;
+		else
+			free(p);
+		break;
+	}
+	case DSO_ANON:
+		break;
+	}
+}
+
+const char *dso_loaded_from(struct dso *d)
+{
+	load(d);
+	return d->loaded_from;
+}
+
+const struct dso_symbol *dso_find_symbol(struct dso *d, uint64_t addr)
+{
+	load(d);
+	if (d->kind == DSO_KERNEL || d->kind == DSO_MODULE) {
+		if (!d->loaded_from)
+			return NULL;
+		return kallsyms_find(&d->store->kallsyms, d->module, addr);
+	}
+	return symbol_table_find(&d->table, addr);
+}
+
+int dso_has_symbols(struct dso *d)
+{
+	load(d);
+	if (d->kind == DSO_KERNEL || d->kind == DSO_MODULE)
+		return d->loaded_from != NULL;
+	return d->table.nr > 0;
+}
+
+int dso_build_id_mismatch(struct dso *d)
+{
+	load(d);
+	return d->mismatch;
+}

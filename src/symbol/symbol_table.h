@@ -1,0 +1,51 @@
+/* symbol_table.h - one object's symbols, sorted, with perf 6.1's fix-ups.
+ *
+ * Loaders append raw symbols (start, size, ELF binding, name); symbol_table_finish()
+ * sorts them and applies, in perf's order, the end fix-up (a zero-size symbol ends
+ * where the next one starts) and the alias choice (one symbol per start address, by
+ * perf's choose_best_symbol).  Lookups are a binary search. */
+#ifndef TEPHRA_SYMBOL_SYMBOL_TABLE_H
+#define TEPHRA_SYMBOL_SYMBOL_TABLE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "symbol/symbol_store.h"
+
+struct table_symbol {
+	struct dso_symbol pub;  /* name, start, end as handed out */
+	uint32_t order;         /* insertion order: ties keep the earlier symbol */
+	uint8_t binding;        /* STB_LOCAL, STB_GLOBAL, STB_WEAK */
+	uint8_t kallsyms_module;/* kallsyms line carried a [module] tag */
+	uint8_t name_final;     /* name is demangled (or needs no demangling) */
+};
+
+struct symbol_table {
+	struct table_symbol *syms;
+	size_t nr, cap;
+	char **names;           /* owned name strings, freed with the table */
+	size_t nr_names, cap_names;
+	int demangle;           /* demangle names (lazily: only aliases and hits) */
+};
+
+/* Takes a copy of NAME; SIZE 0 means "ends at the next symbol". */
+void symbol_table_add(struct symbol_table *t, uint64_t start, uint64_t size, int binding,
+		      const char *name);
+/* Takes ownership of NAME (malloc'd). */
+void symbol_table_add_owned(struct symbol_table *t, uint64_t start, uint64_t size,
+			    int binding, char *name);
+
+/* Sorts, fixes ends and removes aliases.  IS_KALLSYMS selects perf's kallsyms rule
+ * for the gap between kernel and module symbols. */
+void symbol_table_finish(struct symbol_table *t, int is_kallsyms);
+
+/* Demangles the found symbol's name on first use. */
+/* Re-sorts after symbols were added to a finished table, without fix-ups (perf
+ * inserts its PLT symbols that way). */
+void symbol_table_resort(struct symbol_table *t);
+
+const struct dso_symbol *symbol_table_find(struct symbol_table *t, uint64_t addr);
+
+void symbol_table_release(struct symbol_table *t);
+
+#endif

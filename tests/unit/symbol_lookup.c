@@ -1,0 +1,274 @@
+/* symbol_lookup - unit test of the symbol store, and the lookup driver of the oracle
+ * tests in tests/symbol/.
+ *
+ * Without arguments: checks hand-worked cases (tables written here, expected names
+ * and offsets worked out by hand).
+ * With --lookup: reads lines "PATH BUILD-ID ADDR" (BUILD-ID hex or "-", ADDR hex in the
+ * dso's lookup space) from stdin and prints "NAME+0xOFF" or "[unknown]" per line, the
+ * way perf script prints a callchain symbol.
+ *   options: --buildid-dir DIR  --kallsyms FILE  --debug-dir DIR  --no-demangle */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "symbol/demangle.h"
+#include "symbol/symbol_store.h"
+#include "symbol/symbol_table.h"
+
+static int failures;
+
+#define CHECK(cond, ...)                                                       \
+	do {                                                                   \
+		if (!(cond)) {                                                 \
+			fprintf(stderr, "%s:%d: ", __FILE__, __LINE__);        \
+			fprintf(stderr, __VA_ARGS__);                          \
+			fputc('\n', stderr);                                   \
+			failures++;                                            \
+		}                                                              \
+	} while (0)
+
+static size_t parse_hex_bytes(const char *s, uint8_t *out, size_t cap)
+{
+	size_t n = 0;
+	if (strcmp(s, "-") == 0)
+		return 0;
+	while (s[0] && s[1] && n < cap) {
+		unsigned v;
+		if (sscanf(s, "%2x", &v) != 1)
+			break;
+		out[n++] = (uint8_t)v;
+		s += 2;
+	}
+	return n;
+}
+
+static int run_lookup(int argc, char **argv)
+{
+	struct symbol_options o = { 0 };
+	for (int i = 2; i < argc; i++) {
+		if (!strcmp(argv[i], "--buildid-dir") && i + 1 < argc)
+			o.buildid_dir = argv[++i];
+		else if (!strcmp(argv[i], "--kallsyms") && i + 1 < argc)
+			o.kallsyms = argv[++i];
+		else if (!strcmp(argv[i], "--debug-dir") && i + 1 < argc)
+			o.debug_dir = argv[++i];
+		else if (!strcmp(argv[i], "--no-demangle"))
+			o.no_demangle = 1;
+		else {
+			fprintf(stderr, "symbol_lookup: unknown option %s\n", argv[i]);
+			return 2;
+		}
+	}
+	struct symbol_store *st = symbol_store_new(&o);
+	char path[4096], bidtxt[128];
+	unsigned long long addr;
+	char *line = NULL;
+	size_t cap = 0;
+	while (getline(&line, &cap, stdin) > 0) {
+		if (sscanf(line, "%4095s %127s %llx", path, bidtxt, &addr) != 3) {
+			printf("?\n");
+			continue;
+		}
+		uint8_t bid[20];
+		size_t n = parse_hex_bytes(bidtxt, bid, sizeof(bid));
+		struct dso *d = symbol_store_dso(st, path, n ? bid : NULL, n);
+		const struct dso_symbol *s = dso_find_symbol(d, addr);
+		if (s)
+			printf("%s+0x%llx\n", s->name, addr - (unsigned long long)s->start);
+		else
+			printf("[unknown]\n");
+	}
+	free(line);
+	symbol_store_free(st);
+	return 0;
+}
+
+static const char *find_name(struct symbol_table *t, uint64_t addr, uint64_t *start)
+{
+	const struct dso_symbol *s = symbol_table_find(t, addr);
+	if (!s)
+		return NULL;
+	*start = s->start;
+	return s->name;
+}
+
+static void test_table_rules(void)
+{
+	struct symbol_table t = { 0 };
+	uint64_t start = 0;
+
+	/* 0x100 sized 0x10; 0x200 zero-size (ends at 0x300); aliases at 0x300:
+	 * weak "w" size 8, global "__g" size 8, global "g2" size 8 -> non-weak, global,
+	 * then fewer underscores: "g2"; 0x400 local "loc" size 0 and global "glob" size 0
+	 * (both end at 0x500: global wins); 0x500 last zero-size symbol: ends at the next
+	 * page boundary plus a page = 0x2000. */
+	symbol_table_add(&t, 0x100, 0x10, 1, "f");
+	symbol_table_add(&t, 0x200, 0, 1, "z");
+	symbol_table_add(&t, 0x300, 8, 2, "w");
+	symbol_table_add(&t, 0x300, 8, 1, "__g");
+	symbol_table_add(&t, 0x300, 8, 1, "g2");
+	symbol_table_add(&t, 0x400, 0, 0, "loc");
+	symbol_table_add(&t, 0x400, 0, 1, "glob");
+	symbol_table_add(&t, 0x500, 0, 1, "last");
+	symbol_table_finish(&t, 0);
+
+	CHECK(find_name(&t, 0xff, &start) == NULL, "below first symbol");
+	const char *n = find_name(&t, 0x10f, &start);
+	CHECK(n && !strcmp(n, "f") && start == 0x100, "f covers 0x10f");
+	CHECK(find_name(&t, 0x110, &start) == NULL, "f ends at 0x110 (exclusive)");
+	n = find_name(&t, 0x2ff, &start);
+	CHECK(n && !strcmp(n, "z"), "zero-size z extends to 0x300");
+	n = find_name(&t, 0x304, &start);
+	CHECK(n && !strcmp(n, "g2"), "alias choice at 0x300 gave %s", n ? n : "NULL");
+	CHECK(find_name(&t, 0x308, &start) == NULL, "gap after sized aliases");
+	n = find_name(&t, 0x4ff, &start);
+	CHECK(n && !strcmp(n, "glob"), "global beats local at 0x400: %s", n ? n : "NULL");
+	n = find_name(&t, 0x1fff, &start);
+	CHECK(n && !strcmp(n, "last"), "last symbol to 0x2000");
+	CHECK(find_name(&t, 0x2000, &start) == NULL, "last symbol ends at 0x2000");
+	symbol_table_release(&t);
+
+	/* Equal in every rule: the first one listed stays. */
+	symbol_table_add(&t, 0x10, 4, 1, "ab");
+	symbol_table_add(&t, 0x10, 4, 1, "cd");
+	symbol_table_finish(&t, 0);
+	n = find_name(&t, 0x10, &start);
+	CHECK(n && !strcmp(n, "ab"), "tie keeps first: %s", n ? n : "NULL");
+	symbol_table_release(&t);
+
+	/* Longer name wins among otherwise equal symbols. */
+	symbol_table_add(&t, 0x10, 4, 1, "ab");
+	symbol_table_add(&t, 0x10, 4, 1, "abc");
+	symbol_table_finish(&t, 0);
+	n = find_name(&t, 0x10, &start);
+	CHECK(n && !strcmp(n, "abc"), "longer name wins: %s", n ? n : "NULL");
+	symbol_table_release(&t);
+}
+
+static void test_demangle(void)
+{
+	static const struct {
+		const char *in, *out;
+	} cases[] = {
+		/* C++: no parameter lists (perf's default, DMGL_NO_OPTS) */
+		{ "_ZN3geo5scaleEli", "geo::scale" },
+		{ "_ZNK3geo4GridIdE3sumEi", "geo::Grid<double>::sum" },
+		/* Rust legacy: hash suffix dropped */
+		{ "_ZN4core3fmt5write17h0123456789abcdefE", "core::fmt::write" },
+		{ "main", NULL },
+		{ "_start", NULL },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *d = symbol_demangle(cases[i].in);
+		if (!cases[i].out)
+			CHECK(d == NULL, "%s should not demangle (got %s)", cases[i].in, d);
+		else
+			CHECK(d && !strcmp(d, cases[i].out), "%s -> %s (want %s)", cases[i].in,
+			      d ? d : "NULL", cases[i].out);
+		free(d);
+	}
+}
+
+static char *write_temp(const char *dir, const char *name, const char *text)
+{
+	char *path = NULL;
+	if (asprintf(&path, "%s/%s", dir, name) < 0)
+		abort();
+	FILE *f = fopen(path, "w");
+	if (!f)
+		abort();
+	fputs(text, f);
+	fclose(f);
+	return path;
+}
+
+static void test_kallsyms_and_jit(void)
+{
+	char dir[] = "/tmp/symbol_lookup_test.XXXXXX";
+	if (!mkdtemp(dir)) {
+		CHECK(0, "mkdtemp");
+		return;
+	}
+	/* Hand-made kallsyms: 'r' (rodata) and 'A'/'a' types are not kept; two aliases
+	 * at 0x...1000 (global _stext vs global _text, same length: first stays... both
+	 * zero-size at first; the end fix-up runs first so only the later one gets a
+	 * length (0x1000..0x1040) and wins).  A module symbol follows. */
+	char *ks = write_temp(dir, "kallsyms",
+		"ffffffff81000000 A abs_thing\n"
+		"ffffffff81001000 T _stext\n"
+		"ffffffff81001000 T _text\n"
+		"ffffffff81001040 t local_fn\n"
+		"ffffffff81001100 r some_rodata\n"
+		"ffffffff81001200 W weak_fn\n"
+		"ffffffffc0001000 t mod_fn\t[mymod]\n"
+		"ffffffffc0001080 T mod_fn2\t[mymod]\n");
+	struct symbol_options o = { .kallsyms = ks };
+	struct symbol_store *st = symbol_store_new(&o);
+	struct dso *k = symbol_store_dso(st, "[kernel.kallsyms]", NULL, 0);
+	const struct dso_symbol *s;
+	s = dso_find_symbol(k, 0xffffffff81001010);
+	CHECK(s && !strcmp(s->name, "_text") && s->start == 0xffffffff81001000, "_text alias");
+	s = dso_find_symbol(k, 0xffffffff81001150);
+	/* rodata is skipped, so local_fn runs to weak_fn */
+	CHECK(s && !strcmp(s->name, "local_fn"), "local_fn over skipped rodata: %s",
+	      s ? s->name : "NULL");
+	/* weak_fn is the last kernel symbol before a module one: it ends one page after
+	 * its start, rounded up to a page: 0xffffffff81003000 */
+	s = dso_find_symbol(k, 0xffffffff81002fff);
+	CHECK(s && !strcmp(s->name, "weak_fn"), "weak_fn to page end");
+	s = dso_find_symbol(k, 0xffffffff81003000);
+	CHECK(s == NULL, "gap before modules");
+	s = dso_find_symbol(k, 0xffffffffc0001010);
+	CHECK(s == NULL, "module symbol not in the kernel dso");
+	struct dso *m = symbol_store_dso(st, "[mymod]", NULL, 0);
+	s = dso_find_symbol(m, 0xffffffffc0001010);
+	CHECK(s && !strcmp(s->name, "mod_fn"), "module symbol");
+	/* the last symbol: up to its page end plus one page */
+	s = dso_find_symbol(m, 0xffffffffc0002fff);
+	CHECK(s && !strcmp(s->name, "mod_fn2"), "last module symbol");
+	CHECK(dso_find_symbol(m, 0xffffffffc0003000) == NULL, "after last symbol");
+
+	/* JIT maps are known by their /tmp/perf-PID.map name; with root_dir=DIR the
+	 * file is read from DIR/tmp/perf-PID.map. */
+	struct symbol_options o3 = { .root_dir = dir };
+	char *tmpdir = NULL;
+	if (asprintf(&tmpdir, "%s/tmp", dir) < 0)
+		abort();
+	mkdir(tmpdir, 0700);
+	char *jit2 = write_temp(tmpdir, "perf-4242.map",
+		"7f0000001000 40 jitted_one\n"
+		"7f0000001040 10 LazyCompile:~foo bar.js:1\n"
+		"garbage line\n");
+	struct symbol_store *st3 = symbol_store_new(&o3);
+	struct dso *jd = symbol_store_dso(st3, "/tmp/perf-4242.map", NULL, 0);
+	CHECK(dso_kind(jd) == DSO_JIT_MAP, "perf map kind");
+	s = dso_find_symbol(jd, 0x7f000000103f);
+	CHECK(s && !strcmp(s->name, "jitted_one"), "jit symbol");
+	s = dso_find_symbol(jd, 0x7f0000001045);
+	CHECK(s && !strcmp(s->name, "LazyCompile:~foo bar.js:1"), "jit name with spaces");
+	CHECK(dso_find_symbol(jd, 0x7f0000001050) == NULL, "after last jit symbol");
+	symbol_store_free(st3);
+
+	symbol_store_free(st);
+	unlink(jit2);
+	rmdir(tmpdir);
+	unlink(ks);
+	rmdir(dir);
+	free(ks);
+	free(jit2);
+	free(tmpdir);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc > 1 && strcmp(argv[1], "--lookup") == 0)
+		return run_lookup(argc, argv);
+	test_table_rules();
+	test_demangle();
+	test_kallsyms_and_jit();
+	if (failures)
+		fprintf(stderr, "symbol_lookup: %d failures\n", failures);
+	return failures != 0;
+}
