@@ -275,6 +275,9 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 	uint64_t lookup;
 	struct unwind_known_map *km = NULL;
 
+	/* Asking for the activation flag makes libdwfl unwind this frame already (to see
+	 * whether its caller is a signal frame): reads from here on are this frame's. */
+	u->read_failed = 0;
 	if (!dwfl_frame_pc(state, &pc, &activation))
 		return DWARF_CB_ABORT;
 	/* A return address of 0 is how some outermost frames without CFI end. */
@@ -289,7 +292,6 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 	res->frames[res->nr_frames].pc = pc;
 	res->frames[res->nr_frames].is_activation = activation;
 	res->nr_frames++;
-	u->read_failed = 0;
 	u->last_unmapped = 0;
 	u->last_map = NULL;
 
@@ -405,7 +407,10 @@ size_t dwarf_unwind_sample(struct dwarf_unwinder *u, const struct unwind_sample_
 		/* Maps kept changing under us: keep what the last walk found. */
 		stop(u, UNWIND_ERROR, u->ip);
 		snprintf(res->detail, sizeof(res->detail), "address space kept changing");
-	} else if (!u->stopped && rc != 0) {
+	} else if (!u->stopped && (rc != 0 || u->read_failed)) {
+		/* libdwfl takes a return address it could not read for "undefined", i.e. an
+		 * outermost frame, and returns 0: a failed read after the last frame says
+		 * the walk was cut, not finished. */
 		classify_failure(u);
 	}
 out:
