@@ -167,7 +167,30 @@ struct perf_header_info {
 	uint64_t total_mem;
 	const struct perf_build_id_entry *build_ids;
 	size_t nr_build_ids;
+	/* Where things are in the file (0 in pipe mode). */
+	uint64_t file_size;
+	uint64_t data_offset, data_size;
+	uint64_t feat_offset;
 };
+
+/* Feature bits (HEADER_* in perf's header.h). */
+enum perf_feature {
+	PERF_FEAT_TRACING_DATA = 1, PERF_FEAT_BUILD_ID, PERF_FEAT_HOSTNAME, PERF_FEAT_OSRELEASE,
+	PERF_FEAT_VERSION, PERF_FEAT_ARCH, PERF_FEAT_NRCPUS, PERF_FEAT_CPUDESC, PERF_FEAT_CPUID,
+	PERF_FEAT_TOTAL_MEM, PERF_FEAT_CMDLINE, PERF_FEAT_EVENT_DESC, PERF_FEAT_CPU_TOPOLOGY,
+	PERF_FEAT_NUMA_TOPOLOGY, PERF_FEAT_BRANCH_STACK, PERF_FEAT_PMU_MAPPINGS,
+	PERF_FEAT_GROUP_DESC, PERF_FEAT_AUXTRACE, PERF_FEAT_STAT, PERF_FEAT_CACHE,
+	PERF_FEAT_SAMPLE_TIME, PERF_FEAT_MEM_TOPOLOGY, PERF_FEAT_CLOCKID, PERF_FEAT_DIR_FORMAT,
+	PERF_FEAT_BPF_PROG_INFO, PERF_FEAT_BPF_BTF, PERF_FEAT_COMPRESSED, PERF_FEAT_CPU_PMU_CAPS,
+	PERF_FEAT_CLOCK_DATA, PERF_FEAT_HYBRID_TOPOLOGY, PERF_FEAT_PMU_CAPS,
+};
+
+/* "PERF_RECORD_SAMPLE", "PERF_RECORD_MMAP2", … as perf names them; NULL when unknown. */
+const char *perf_record_type_name(uint32_t type);
+/* "HOSTNAME", "EVENT_DESC", …; NULL when unknown. */
+const char *perf_feature_name(unsigned bit);
+/* "IP|TID|TIME|CALLCHAIN|PERIOD" into BUF (as `perf report --header-only` prints it). */
+const char *perf_sample_type_string(uint64_t sample_type, char *buf, size_t size);
 
 /* A parsed sample (fields absent from sample_type are 0 / NULL). */
 struct perf_sample {
@@ -196,7 +219,20 @@ struct perf_sample {
 	uint64_t transaction;
 	uint64_t phys_addr;
 	uint64_t cgroup;
+	/* Fields added by the decoder (rarer sample_type bits). */
+	int has_branch_hw_idx;     /* branch_sample_type has PERF_BRANCH_HW_INDEX */
+	uint64_t branch_hw_idx;
+	const uint8_t *read;       /* the READ block as recorded (layout set by read_format) */
+	uint64_t read_size;        /* its size in bytes */
+	uint64_t intr_regs_abi;
+	uint64_t intr_regs_mask;   /* = attr.sample_regs_intr */
+	const uint64_t *intr_regs;
+	uint64_t data_page_size;
+	uint64_t code_page_size;
+	uint64_t aux_size;
+	const uint8_t *aux;
 };
+#define PERF_BRANCH_HW_INDEX (1ULL << 17) /* branch_sample_type bit */
 
 /* The sample_id_all trailer of non-sample records (valid when has_id). */
 struct perf_sample_id {
@@ -212,7 +248,10 @@ struct perf_event {
 	uint32_t type;  /* enum perf_record_type */
 	uint16_t misc;
 	uint16_t size;
-	int64_t file_offset; /* where the record starts in the file (or stream); -1 when inside a COMPRESSED record */
+	int64_t file_offset; /* where the record starts in the file (or stream); for a record
+			      * that came out of a COMPRESSED record, where that COMPRESSED
+			      * record starts (as `perf script -D` shows it) */
+	int in_compressed;   /* 1 when the record came out of a COMPRESSED record */
 	const struct perf_event_desc *desc; /* the event this record belongs to (by id), or NULL */
 	size_t desc_index;
 	struct perf_sample_id sid;          /* for non-sample records */
@@ -288,6 +327,11 @@ struct perf_reader_stats {
 	uint64_t nr_lost_samples;  /* sum of LOST_SAMPLES.lost */
 	uint64_t nr_unknown_records;
 	uint64_t bytes_read;
+	const uint64_t *nr_samples_by_event; /* indexed like perf_reader_event() */
+	uint64_t nr_samples_no_event;        /* samples whose id matched no event */
+	uint64_t nr_out_of_order;            /* timestamps below an already flushed one */
+	uint64_t nr_rounds;                  /* FINISHED_ROUND flushes */
+	uint64_t max_queued;                 /* most records held by the ordering queue */
 };
 const struct perf_reader_stats *perf_reader_stats(const struct perf_reader *r);
 

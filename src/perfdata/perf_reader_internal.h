@@ -1,0 +1,94 @@
+/* perf_reader_internal.h - the reader's state, shared by the files of src/perfdata/
+ * (header and feature parsing, record decoding, the ordering queue, the input driver).
+ * Not for use outside src/perfdata/. */
+#ifndef TEPHRA_PERFDATA_PERF_READER_INTERNAL_H
+#define TEPHRA_PERFDATA_PERF_READER_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "perfdata/perf_ordered_queue.h"
+#include "perfdata/perf_record_reader.h"
+
+/* Where the reader gets its bytes from. */
+enum perf_input_kind {
+	PERF_INPUT_MAPPED, /* the whole file mapped (or read into memory) */
+	PERF_INPUT_STREAM, /* pipe mode from a non-seekable descriptor */
+};
+
+struct perf_id_slot {
+	uint64_t id;
+	size_t desc_index;
+};
+
+struct perf_reader {
+	char *path;
+	struct perf_reader_options opts;
+
+	/* input */
+	enum perf_input_kind input;
+	int fd;
+	const uint8_t *map;      /* PERF_INPUT_MAPPED: the whole file */
+	size_t map_size;
+	int map_is_mmap;         /* else map was malloc'ed (stdin slurped) */
+	uint64_t pos, end;       /* MAPPED: next record, end of data section */
+	uint8_t *sbuf;           /* STREAM: buffered bytes [sbuf_start, sbuf_end) */
+	size_t sbuf_start, sbuf_end, sbuf_cap;
+	uint64_t stream_off;     /* STREAM: stream offset of sbuf[sbuf_start] */
+	int stream_eof;
+	uint64_t progress_next;  /* bytes at which to call the progress callback next */
+
+	/* header */
+	struct perf_header_info hdr;
+	struct perf_build_id_entry *build_ids;
+	size_t nr_build_ids, cap_build_ids;
+
+	/* events (one per attr) */
+	struct perf_event_desc *descs;
+	size_t nr_descs, cap_descs;
+	struct perf_id_slot *id_map; /* sorted by id */
+	size_t nr_id_map;
+	uint64_t *samples_by_event;
+
+	/* zstd state for COMPRESSED records (opaque ZSTD_DStream *) */
+	void *zstd;
+	uint8_t *dbuf;           /* decompressed bytes not yet cut into records */
+	size_t dbuf_len, dbuf_cap;
+
+	/* ordering */
+	struct perf_ordered_queue queue;
+
+	/* delivery */
+	struct perf_queued_record *ready; /* FIFO of records to deliver */
+	size_t ready_head, ready_len, ready_cap;
+	struct perf_queued_record current; /* the record delivered last (freed on the next call) */
+	int at_eof;              /* input exhausted and queue flushed */
+	int failed;              /* a sticky error was reported */
+	struct tephra_error saved_err;
+
+	struct perf_reader_stats stats;
+};
+
+/* perf_file_header.c */
+int perf_header_read_file(struct perf_reader *r, struct tephra_error *err);
+int perf_header_parse_feature(struct perf_reader *r, unsigned bit, const uint8_t *p, size_t n,
+			      int64_t off, struct tephra_error *err);
+int perf_header_add_attr(struct perf_reader *r, const uint8_t *attr, size_t attr_bytes,
+			 const uint8_t *ids, size_t nr_ids, int64_t off, struct tephra_error *err);
+int perf_header_add_build_id(struct perf_reader *r, const uint8_t *rec, size_t size,
+			     int64_t off, struct tephra_error *err);
+void perf_header_finish_names(struct perf_reader *r);
+void perf_header_release(struct perf_reader *r);
+
+/* perf_record_decode.c */
+/* The event a record belongs to: by id when there are several, else the only one.
+ * Returns the desc index, or -1 when the id matches nothing. */
+long perf_record_desc_index(const struct perf_reader *r, const uint8_t *rec, size_t size);
+/* The record's timestamp for ordering, or UINT64_MAX when it carries none. */
+uint64_t perf_record_timestamp(const struct perf_reader *r, const uint8_t *rec, size_t size,
+			       long desc_index);
+int perf_record_decode(const struct perf_reader *r, const uint8_t *rec, size_t size,
+		       long desc_index, struct perf_event *ev, int64_t off,
+		       struct tephra_error *err);
+
+#endif

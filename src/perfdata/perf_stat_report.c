@@ -1,0 +1,129 @@
+/* perf_stat_report.c - see perf_stat_report.h. */
+#include "perfdata/perf_stat_report.h"
+
+#include <inttypes.h>
+
+static void print_str(FILE *f, const char *label, const char *value)
+{
+	if (value)
+		fprintf(f, "# %s : %s\n", label, value);
+}
+
+void perf_stat_print_header(FILE *f, const struct perf_reader *r)
+{
+	const struct perf_header_info *h = perf_reader_header(r);
+	char buf[512];
+
+	fprintf(f, "# mode : %s\n", h->pipe_mode ? "pipe" : "file");
+	if (!h->pipe_mode) {
+		fprintf(f, "# data offset : %" PRIu64 "\n", h->data_offset);
+		fprintf(f, "# data size : %" PRIu64 "\n", h->data_size);
+		fprintf(f, "# feat offset : %" PRIu64 "\n", h->feat_offset);
+	}
+	print_str(f, "hostname", h->hostname);
+	print_str(f, "os release", h->osrelease);
+	print_str(f, "perf version", h->version);
+	print_str(f, "arch", h->arch);
+	if (h->nr_cpus_online || h->nr_cpus_avail) {
+		fprintf(f, "# nrcpus online : %" PRIu32 "\n", h->nr_cpus_online);
+		fprintf(f, "# nrcpus avail : %" PRIu32 "\n", h->nr_cpus_avail);
+	}
+	print_str(f, "cpudesc", h->cpudesc);
+	print_str(f, "cpuid", h->cpuid);
+	if (h->total_mem)
+		fprintf(f, "# total memory : %" PRIu64 " kB\n", h->total_mem);
+	print_str(f, "cmdline", h->cmdline);
+	for (size_t i = 0; i < perf_reader_nr_events(r); i++) {
+		const struct perf_event_desc *d = perf_reader_event(r, i);
+
+		fprintf(f, "# event : name = %s, id = {", d->name);
+		for (size_t k = 0; k < d->nr_ids; k++)
+			fprintf(f, "%s %" PRIu64, k ? "," : "", d->ids[k]);
+		fprintf(f, " }, type = %" PRIu32 ", size = %" PRIu32 ", %s = %" PRIu64
+			", sample_type = %s\n", d->attr.type, d->attr.size,
+			d->attr.flags & PERF_ATTR_FLAG_FREQ ? "sample_freq" : "sample_period",
+			d->attr.sample_period_or_freq,
+			perf_sample_type_string(d->attr.sample_type, buf, sizeof(buf)));
+	}
+	if (h->nr_build_ids)
+		fprintf(f, "# build ids : %zu\n", h->nr_build_ids);
+}
+
+void perf_stat_print_records(FILE *f, const struct perf_reader *r)
+{
+	const struct perf_reader_stats *s = perf_reader_stats(r);
+	uint64_t total = 0;
+
+	fprintf(f, "records:\n");
+	for (uint32_t t = 0; t < sizeof(s->nr_records) / sizeof(s->nr_records[0]); t++) {
+		const char *name = perf_record_type_name(t);
+
+		if (!s->nr_records[t])
+			continue;
+		total += s->nr_records[t];
+		if (name)
+			fprintf(f, "  %-32s %10" PRIu64 "\n", name, s->nr_records[t]);
+		else
+			fprintf(f, "  type %-27" PRIu32 " %10" PRIu64 "\n", t, s->nr_records[t]);
+	}
+	fprintf(f, "  %-32s %10" PRIu64 "\n", "total", total);
+	fprintf(f, "samples per event:\n");
+	for (size_t i = 0; i < perf_reader_nr_events(r); i++)
+		fprintf(f, "  %-32s %10" PRIu64 "\n", perf_reader_event(r, i)->name,
+			s->nr_samples_by_event[i]);
+	if (s->nr_samples_no_event)
+		fprintf(f, "  %-32s %10" PRIu64 "\n", "(unknown id)", s->nr_samples_no_event);
+	fprintf(f, "lost events: %" PRIu64 " (in %" PRIu64 " PERF_RECORD_LOST)\n", s->nr_lost,
+		s->nr_records[PERF_REC_LOST]);
+	fprintf(f, "lost samples: %" PRIu64 " (in %" PRIu64 " PERF_RECORD_LOST_SAMPLES)\n",
+		s->nr_lost_samples, s->nr_records[PERF_REC_LOST_SAMPLES]);
+	if (s->nr_out_of_order)
+		fprintf(f, "records older than an already flushed round: %" PRIu64 "\n",
+			s->nr_out_of_order);
+}
+
+void perf_stat_print_event_line(FILE *f, const struct perf_event *ev)
+{
+	const char *name = perf_record_type_name(ev->type);
+	uint64_t time = ev->type == PERF_REC_SAMPLE ? ev->u.sample.time :
+			ev->sid.has_id ? ev->sid.time : 0;
+
+	fprintf(f, "%" PRIu64 " %#" PRIx64 " [%#x]: ", time, (uint64_t)ev->file_offset, ev->size);
+	if (name)
+		fputs(name, f);
+	else
+		fprintf(f, "type %" PRIu32, ev->type);
+	switch (ev->type) {
+	case PERF_REC_SAMPLE: {
+		const struct perf_sample *s = &ev->u.sample;
+		fprintf(f, " %" PRIu32 "/%" PRIu32 ": %#" PRIx64 " period: %" PRIu64 " cpu: %"
+			PRIu32 " callchain: %" PRIu64, s->pid, s->tid, s->ip, s->period, s->cpu,
+			s->nr_callchain);
+		break;
+	}
+	case PERF_REC_MMAP:
+	case PERF_REC_MMAP2:
+		fprintf(f, " %" PRId32 "/%" PRId32 ": [%#" PRIx64 "(%#" PRIx64 ") @ %#" PRIx64 "]: %s",
+			(int32_t)ev->u.mmap.pid, (int32_t)ev->u.mmap.tid, ev->u.mmap.start, ev->u.mmap.len,
+			ev->u.mmap.pgoff, ev->u.mmap.filename);
+		break;
+	case PERF_REC_COMM:
+		fprintf(f, "%s: %s:%" PRIu32 "/%" PRIu32, ev->u.comm.exec ? " exec" : "",
+			ev->u.comm.comm, ev->u.comm.pid, ev->u.comm.tid);
+		break;
+	case PERF_REC_FORK:
+	case PERF_REC_EXIT:
+		fprintf(f, "(%" PRIu32 ":%" PRIu32 "):(%" PRIu32 ":%" PRIu32 ")", ev->u.fork.pid,
+			ev->u.fork.tid, ev->u.fork.ppid, ev->u.fork.ptid);
+		break;
+	case PERF_REC_LOST:
+		fprintf(f, " lost %" PRIu64, ev->u.lost.lost);
+		break;
+	case PERF_REC_LOST_SAMPLES:
+		fprintf(f, " lost %" PRIu64, ev->u.lost_samples.lost);
+		break;
+	default:
+		break;
+	}
+	fputc('\n', f);
+}

@@ -1,0 +1,22 @@
+/* perf_stat_report.h - the text `tephra stat` prints about a perf.data file: the header
+ * facts (as `perf report --header-only` names them), record counts, samples per event,
+ * lost events; and a one-line-per-record dump for checking the decoder against
+ * `perf script -D`.  Other stat sections (stack quality) print after these. */
+#ifndef TEPHRA_PERFDATA_PERF_STAT_REPORT_H
+#define TEPHRA_PERFDATA_PERF_STAT_REPORT_H
+
+#include <stdio.h>
+
+#include "perfdata/perf_record_reader.h"
+
+/* "# hostname : …" lines and one "# event : …" line per event. */
+void perf_stat_print_header(FILE *f, const struct perf_reader *r);
+/* Record counts by type, samples per event, lost events/samples (after reading all). */
+void perf_stat_print_records(FILE *f, const struct perf_reader *r);
+/* One line for a delivered record:
+ *   TIME OFFSET [SIZE]: PERF_RECORD_NAME[ details]
+ * where TIME is the sample (or sample_id) time, 0 when the record has none, and the
+ * details of a sample are "PID/TID: IP period: PERIOD cpu: CPU callchain: N". */
+void perf_stat_print_event_line(FILE *f, const struct perf_event *ev);
+
+#endif
