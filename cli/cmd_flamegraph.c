@@ -1,0 +1,68 @@
+/* cmd_flamegraph.c - `tephra flamegraph`: perf.data or folded stacks to an SVG. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "flame_cli.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: tephra flamegraph [options] [INPUT] [-o flame.svg]\n\n"
+		"INPUT is a perf.data file or folded stacks (\"a;b;c COUNT\" lines, from any\n"
+		"tool; two counts per line make a differential graph); '-' or nothing reads\n"
+		"standard input.\n\n%s", flame_cli_help);
+}
+
+int cmd_flamegraph(int argc, char **argv)
+{
+	static const struct option own[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct option *opts = flame_cli_merge_options(own);
+	struct flame_cli c;
+	int opt, rc;
+
+	flame_cli_init(&c);
+	while ((opt = getopt_long(argc, argv, "ho:", opts, NULL)) != -1) {
+		if (opt == 'h') {
+			usage(stdout);
+			free(opts);
+			return 0;
+		}
+		if (opt == 'o')
+			opt = FLAME_OPT_BASE; /* --output */
+		if (opt == '?' || flame_cli_option(&c, opt, optarg) != 0) {
+			usage(stderr);
+			free(opts);
+			return 2;
+		}
+	}
+	free(opts);
+	if (argc - optind > 1) {
+		fprintf(stderr, "tephra flamegraph: one input at a time (use tephra diff for two)\n");
+		return 2;
+	}
+	const char *input = optind < argc ? argv[optind] : "-";
+	struct flame_tree *t = flame_tree_new(c.tree_flags);
+	struct profile_input_opts in = { 0, 0, !!(c.tree_flags & FLAME_TREE_TIME_ORDER),
+					 c.name_flags, isatty(2) };
+	struct profile_stats st;
+
+	rc = flame_cli_load(input, t, &in, &st);
+	if (rc == 0) {
+		flame_tree_finish(t);
+		c.svg.diff = st.folded.two_columns;
+		if (flame_tree_node(t, 0)->weight[c.svg.diff && !c.svg.negate ? 1 : 0] <= 0) {
+			fprintf(stderr, "tephra: %s: no stack counts found\n",
+				optind < argc ? input : "<stdin>");
+			rc = 1;
+		} else {
+			rc = flame_cli_write(&c, t);
+		}
+	}
+	flame_tree_free(t);
+	return rc;
+}

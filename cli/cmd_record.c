@@ -1,0 +1,212 @@
+/* cmd_record.c - `tephra record -- CMD...`: perf record, then a flame graph, in one go. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "base/xalloc.h"
+#include "commands.h"
+#include "flame_cli.h"
+#include "render/flame_diff.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: tephra record [options] -- COMMAND [ARGS...]\n\n"
+		"Runs `perf record -e cpu-clock -F 999 -g` on COMMAND, then writes its flame\n"
+		"graph (flame.svg) from the recording (perf.data).\n\n"
+		"  -o, --output FILE   the SVG (flame.svg)\n"
+		"  -d, --data FILE     the perf.data file (perf.data)\n"
+		"  -F, --freq HZ       samples per second (999)\n"
+		"  -e, --event EVENT   perf event (cpu-clock: works without hardware counters)\n"
+		"  --dwarf             --call-graph dwarf instead of frame pointers (-g)\n"
+		"  --perf-arg ARG      pass ARG to perf record (repeatable), e.g. --perf-arg=-a\n"
+		"  --perf-args \"ARGS\"  pass several space-separated arguments to perf record\n"
+		"  --folded FILE       also write the folded stacks\n"
+		"\nGraph options (as tephra flamegraph):\n%s", flame_cli_help);
+}
+
+struct argv_list {
+	char **v;
+	size_t n, cap;
+};
+
+static void push(struct argv_list *a, const char *s)
+{
+	if (a->n + 2 > a->cap) {
+		a->cap = a->cap ? a->cap * 2 : 32;
+		a->v = xrealloc(a->v, sizeof(*a->v) * a->cap);
+	}
+	a->v[a->n++] = xstrdup(s);
+	a->v[a->n] = NULL;
+}
+
+static void push_split(struct argv_list *a, const char *s)
+{
+	char *copy = xstrdup(s), *save = NULL;
+
+	for (char *tok = strtok_r(copy, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save))
+		push(a, tok);
+	free(copy);
+}
+
+static void free_list(struct argv_list *a)
+{
+	for (size_t i = 0; i < a->n; i++)
+		free(a->v[i]);
+	free(a->v);
+}
+
+/* Runs perf record; returns perf's exit status (or -1 when it could not run). */
+static int run_perf(char **argv)
+{
+	pid_t pid = fork();
+	int status;
+
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		execvp(argv[0], argv);
+		fprintf(stderr, "tephra record: cannot run perf: %s (is perf installed?)\n",
+			strerror(errno));
+		_exit(127);
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	return 128 + WTERMSIG(status);
+}
+
+/* The folded stacks of the graph, printed back from its tree. */
+static int write_folded(const char *path, const struct flame_tree *t)
+{
+	FILE *out = fopen(path, "w");
+
+	if (!out || flame_diff_write_folded(t, out, 0, 1) != 0 || fclose(out) != 0) {
+		fprintf(stderr, "tephra record: %s: cannot write: %s\n", path, strerror(errno));
+		return 1;
+	}
+	return 0;
+}
+
+int cmd_record(int argc, char **argv)
+{
+	enum { O_DWARF = 1, O_PERF_ARG, O_PERF_ARGS, O_FOLDED };
+	static const struct option own[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "data", required_argument, NULL, 'd' },
+		{ "freq", required_argument, NULL, 'F' },
+		{ "event", required_argument, NULL, 'e' },
+		{ "dwarf", no_argument, NULL, O_DWARF },
+		{ "perf-arg", required_argument, NULL, O_PERF_ARG },
+		{ "perf-args", required_argument, NULL, O_PERF_ARGS },
+		{ "folded", required_argument, NULL, O_FOLDED },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct option *opts = flame_cli_merge_options(own);
+	struct flame_cli c;
+	struct argv_list extra = { NULL, 0, 0 }, perf = { NULL, 0, 0 };
+	const char *data = "perf.data", *freq = "999", *event = "cpu-clock", *folded = NULL;
+	int opt, dwarf = 0, rc;
+
+	flame_cli_init(&c);
+	c.output = "flame.svg";
+	/* '+': stop at the first non-option, which is the command to profile. */
+	while ((opt = getopt_long(argc, argv, "+ho:d:F:e:", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'h': usage(stdout); free(opts); free_list(&extra); return 0;
+		case 'd': data = optarg; continue;
+		case 'F': freq = optarg; continue;
+		case 'e': event = optarg; continue;
+		case O_DWARF: dwarf = 1; continue;
+		case O_PERF_ARG: push(&extra, optarg); continue;
+		case O_PERF_ARGS: push_split(&extra, optarg); continue;
+		case O_FOLDED: folded = optarg; continue;
+		case 'o': opt = FLAME_OPT_BASE; break;
+		}
+		if (opt == '?' || flame_cli_option(&c, opt, optarg) != 0) {
+			usage(stderr);
+			free(opts);
+			free_list(&extra);
+			return 2;
+		}
+	}
+	free(opts);
+	if (optind >= argc) {
+		fprintf(stderr, "tephra record: no command to profile (tephra record -- CMD ARGS)\n");
+		free_list(&extra);
+		return 2;
+	}
+	if (!c.output || !strcmp(c.output, "-")) {
+		fprintf(stderr, "tephra record: the graph needs a file (-o FILE)\n");
+		free_list(&extra);
+		return 2;
+	}
+
+	push(&perf, "perf");
+	push(&perf, "record");
+	push(&perf, "-e");
+	push(&perf, event);
+	push(&perf, "-F");
+	push(&perf, freq);
+	if (dwarf) {
+		push(&perf, "--call-graph");
+		push(&perf, "dwarf");
+	} else {
+		push(&perf, "-g");
+	}
+	push(&perf, "-o");
+	push(&perf, data);
+	for (size_t i = 0; i < extra.n; i++)
+		push(&perf, extra.v[i]);
+	push(&perf, "--");
+	for (int i = optind; i < argc; i++)
+		push(&perf, argv[i]);
+
+	fprintf(stderr, "tephra record: running");
+	for (size_t i = 0; i < perf.n; i++)
+		fprintf(stderr, " %s", perf.v[i]);
+	fprintf(stderr, "\n");
+	int status = run_perf(perf.v);
+	free_list(&perf);
+	free_list(&extra);
+	if (status < 0 || status == 127) {
+		fprintf(stderr, "tephra record: perf record did not run\n");
+		return 1;
+	}
+	if (access(data, R_OK) != 0) {
+		fprintf(stderr, "tephra record: perf record (exit %d) wrote no %s\n", status, data);
+		return 1;
+	}
+	if (status != 0)
+		fprintf(stderr, "tephra record: perf record exited with %d; drawing what it "
+			"recorded\n", status);
+
+	struct flame_tree *t = flame_tree_new(c.tree_flags);
+	struct profile_input_opts in = { 0, 0, !!(c.tree_flags & FLAME_TREE_TIME_ORDER),
+					 c.name_flags, isatty(2) };
+	struct profile_stats st;
+	rc = flame_cli_load(data, t, &in, &st);
+	if (rc == 0) {
+		flame_tree_finish(t);
+		if (flame_tree_node(t, 0)->weight[0] <= 0) {
+			fprintf(stderr, "tephra record: %s holds no samples with call stacks\n", data);
+			rc = 1;
+		} else {
+			rc = flame_cli_write(&c, t);
+		}
+	}
+	if (rc == 0 && folded)
+		rc = write_folded(folded, t);
+	if (rc == 0) {
+		printf("perf data:   %s\nflame graph: %s\n", data, c.output);
+		if (folded)
+			printf("folded:      %s\n", folded);
+	}
+	flame_tree_free(t);
+	return rc;
+}

@@ -1,0 +1,199 @@
+/* flame_cli.c - shared options and output of the graph-writing commands. */
+#include "flame_cli.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/xalloc.h"
+#include "fold/fold_naming.h"
+
+enum {
+	O_OUTPUT = FLAME_OPT_BASE, O_TITLE, O_SUBTITLE, O_WIDTH, O_HEIGHT, O_MINWIDTH,
+	O_FONTSIZE, O_FONTTYPE, O_COUNTNAME, O_NAMETYPE, O_NOTES, O_COLORS, O_HASH, O_CP,
+	O_PALFILE, O_REVERSE, O_INVERTED, O_FLAMECHART, O_NEGATE, O_NO_ANNOTATE,
+};
+
+const struct option flame_cli_options[] = {
+	{ "output", required_argument, NULL, O_OUTPUT },
+	{ "title", required_argument, NULL, O_TITLE },
+	{ "subtitle", required_argument, NULL, O_SUBTITLE },
+	{ "width", required_argument, NULL, O_WIDTH },
+	{ "height", required_argument, NULL, O_HEIGHT },
+	{ "minwidth", required_argument, NULL, O_MINWIDTH },
+	{ "fontsize", required_argument, NULL, O_FONTSIZE },
+	{ "fonttype", required_argument, NULL, O_FONTTYPE },
+	{ "countname", required_argument, NULL, O_COUNTNAME },
+	{ "nametype", required_argument, NULL, O_NAMETYPE },
+	{ "notes", required_argument, NULL, O_NOTES },
+	{ "colors", required_argument, NULL, O_COLORS },
+	{ "colours", required_argument, NULL, O_COLORS },
+	{ "hash", no_argument, NULL, O_HASH },
+	{ "cp", no_argument, NULL, O_CP },
+	{ "palfile", required_argument, NULL, O_PALFILE },
+	{ "reverse", no_argument, NULL, O_REVERSE },
+	{ "inverted", no_argument, NULL, O_INVERTED },
+	{ "flamechart", no_argument, NULL, O_FLAMECHART },
+	{ "negate", no_argument, NULL, O_NEGATE },
+	{ "no-annotate", no_argument, NULL, O_NO_ANNOTATE },
+	{ NULL, 0, NULL, 0 },
+};
+
+const char flame_cli_help[] =
+	"  -o, --output FILE   write the SVG to FILE (default: standard output)\n"
+	"  --title TEXT        title (default: Flame Graph / Icicle Graph / ...)\n"
+	"  --subtitle TEXT     second title line\n"
+	"  --width PX          image width (1200)\n"
+	"  --height PX         height of one frame (16)\n"
+	"  --minwidth PX|P%    leave out frames narrower than this (0.1 px)\n"
+	"  --fontsize PX       font size (12); --fonttype FONT (Verdana)\n"
+	"  --countname TEXT    what a count is (samples); --nametype TEXT (Function:)\n"
+	"  --notes TEXT        notes kept in the SVG's <desc>\n"
+	"  --colors PALETTE    hot (default), mem, io, red, green, blue, aqua, yellow,\n"
+	"                      purple, orange, java, js, perl, python, rust, wakeup, chain\n"
+	"  --hash              similar names get similar colours\n"
+	"  --cp                consistent palette: reuse and extend palette.map\n"
+	"  --palfile FILE      the palette file --cp uses (palette.map)\n"
+	"  --reverse           stack-reversed graph (leaf functions at the root)\n"
+	"  --inverted          icicle graph (root at the top)\n"
+	"  --flamechart        keep input order (time order for perf.data): a flame chart\n"
+	"  --negate            diff: draw widths of the first profile\n"
+	"  --no-annotate       perf.data: no _[k]/_[j] kernel/JIT annotations (and hues)\n";
+
+void flame_cli_init(struct flame_cli *c)
+{
+	memset(c, 0, sizeof(*c));
+	flame_svg_opts_init(&c->svg);
+	c->palfile = "palette.map";
+	c->name_flags = FOLD_KERNEL | FOLD_JIT;
+}
+
+static int number(const char *opt, const char *arg, double lo, double hi, double *out)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(arg, &end);
+	if (errno || end == arg || *end || !isfinite(v) || v < lo || v > hi) {
+		fprintf(stderr, "tephra: --%s: '%s' is not a number from %g to %g\n", opt, arg, lo, hi);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+int flame_cli_option(struct flame_cli *c, int code, const char *arg)
+{
+	struct flame_svg_opts *s = &c->svg;
+
+	switch (code) {
+	case O_OUTPUT: c->output = arg; return 0;
+	case O_TITLE: s->title = arg; return 0;
+	case O_SUBTITLE: s->subtitle = arg; return 0;
+	case O_WIDTH: return number("width", arg, 100, 1e6, &s->width);
+	case O_HEIGHT: return number("height", arg, 2, 1000, &s->frame_height);
+	case O_FONTSIZE: return number("fontsize", arg, 1, 500, &s->fontsize);
+	case O_MINWIDTH: {
+		size_t n = strlen(arg);
+		char buf[64];
+		if (n && n < sizeof(buf) && arg[n - 1] == '%') {
+			memcpy(buf, arg, n - 1);
+			buf[n - 1] = '\0';
+			s->minwidth_pct = 1;
+			return number("minwidth", buf, 0, 100, &s->minwidth);
+		}
+		s->minwidth_pct = 0;
+		return number("minwidth", arg, 0, 1e6, &s->minwidth);
+	}
+	case O_FONTTYPE: s->fonttype = arg; return 0;
+	case O_COUNTNAME: s->countname = arg; return 0;
+	case O_NAMETYPE: s->nametype = arg; return 0;
+	case O_NOTES: s->notes = arg; return 0;
+	case O_COLORS:
+		if (palette_parse(arg, &s->palette) != 0) {
+			fprintf(stderr, "tephra: --colors: unknown palette '%s' (known: %s)\n", arg,
+				palette_names());
+			return -1;
+		}
+		return 0;
+	case O_HASH: s->hash = 1; return 0;
+	case O_CP: c->cp = 1; return 0;
+	case O_PALFILE: c->palfile = arg; c->cp = 1; return 0;
+	case O_REVERSE: c->tree_flags |= FLAME_TREE_REVERSE; return 0;
+	case O_INVERTED: s->inverted = 1; return 0;
+	case O_FLAMECHART: c->tree_flags |= FLAME_TREE_TIME_ORDER; s->flamechart = 1; return 0;
+	case O_NEGATE: s->negate = 1; return 0;
+	case O_NO_ANNOTATE: c->name_flags = 0; return 0;
+	}
+	fprintf(stderr, "tephra: unknown option\n");
+	return -1;
+}
+
+struct option *flame_cli_merge_options(const struct option *own)
+{
+	size_t a = 0, b = 0;
+
+	while (own[a].name)
+		a++;
+	while (flame_cli_options[b].name)
+		b++;
+	struct option *all = xcalloc(a + b + 1, sizeof(*all));
+	memcpy(all, own, a * sizeof(*all));
+	memcpy(all + a, flame_cli_options, (b + 1) * sizeof(*all));
+	return all;
+}
+
+int flame_cli_load(const char *path, struct flame_tree *t, const struct profile_input_opts *o,
+		   struct profile_stats *st)
+{
+	struct tephra_error err = { "" };
+
+	if (profile_load(path, t, o, st, &err) != 0) {
+		fprintf(stderr, "tephra: %s\n", err.msg);
+		return 1;
+	}
+	profile_warn_skipped(strcmp(path, "-") ? path : "<stdin>", st);
+	return 0;
+}
+
+int flame_cli_write(struct flame_cli *c, const struct flame_tree *t)
+{
+	struct tephra_error err = { "" };
+	int to_stdout = !c->output || !strcmp(c->output, "-");
+	const char *name = to_stdout ? "<stdout>" : c->output;
+	FILE *out = to_stdout ? stdout : fopen(c->output, "w");
+	int rc = 0;
+
+	if (!out) {
+		fprintf(stderr, "tephra: %s: cannot write: %s\n", c->output, strerror(errno));
+		return 1;
+	}
+	if (c->cp) {
+		c->svg.cp = palette_map_load(c->palfile, &err);
+		if (!c->svg.cp) {
+			fprintf(stderr, "tephra: %s\n", err.msg);
+			rc = 1;
+		}
+	}
+	if (rc == 0 && flame_svg_write(out, name, t, &c->svg, &err) != 0) {
+		fprintf(stderr, "tephra: %s\n", err.msg);
+		rc = 1;
+	}
+	if (rc == 0 && c->svg.cp && palette_map_save(c->svg.cp, c->palfile, &err) != 0) {
+		fprintf(stderr, "tephra: %s\n", err.msg);
+		rc = 1;
+	}
+	palette_map_free(c->svg.cp);
+	c->svg.cp = NULL;
+	if (!to_stdout && fclose(out) != 0 && rc == 0) {
+		fprintf(stderr, "tephra: %s: write error: %s\n", c->output, strerror(errno));
+		rc = 1;
+	}
+	if (rc && !to_stdout)
+		unlink(c->output);
+	return rc;
+}

@@ -1,0 +1,43 @@
+/* flame_cli.h - the options every graph-writing command shares (flamegraph, diff,
+ * record): look, colours, output file, and writing the SVG. */
+#ifndef TEPHRA_CLI_FLAME_CLI_H
+#define TEPHRA_CLI_FLAME_CLI_H
+
+#include <getopt.h>
+
+#include "render/flame_svg.h"
+#include "render/flame_tree.h"
+#include "render/profile_input.h"
+
+struct flame_cli {
+	struct flame_svg_opts svg;
+	const char *output;     /* NULL or "-" = standard output */
+	const char *palfile;    /* --cp file */
+	int cp;
+	unsigned tree_flags;    /* FLAME_TREE_REVERSE, FLAME_TREE_TIME_ORDER */
+	unsigned name_flags;    /* perf.data annotations */
+};
+
+/* Option codes of the shared options start here; commands use smaller ones. */
+#define FLAME_OPT_BASE 1000
+
+/* The shared long options (terminated by a zero entry), to append to a command's. */
+extern const struct option flame_cli_options[];
+/* Help text lines for the shared options. */
+extern const char flame_cli_help[];
+
+void flame_cli_init(struct flame_cli *c);
+/* Handles one shared option; returns 0, or -1 after printing why ARG is bad. */
+int flame_cli_option(struct flame_cli *c, int code, const char *arg);
+
+/* Copies the command's long options followed by the shared ones into a new array. */
+struct option *flame_cli_merge_options(const struct option *own);
+
+/* Writes T as an SVG to c->output (or stdout); prints errors.  Returns 0 or 1. */
+int flame_cli_write(struct flame_cli *c, const struct flame_tree *t);
+
+/* Loads PATH into T (printing errors and warnings); returns 0 or 1. */
+int flame_cli_load(const char *path, struct flame_tree *t, const struct profile_input_opts *o,
+		   struct profile_stats *st);
+
+#endif

@@ -1,0 +1,382 @@
+/* palette.c - frame colours (see palette.h). */
+#include "render/palette.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/strbuf.h"
+#include "base/xalloc.h"
+
+static const char *const names[] = {
+	"hot", "mem", "io", "red", "green", "blue", "aqua", "yellow", "purple", "orange",
+	"java", "js", "perl", "python", "rust", "wakeup", "chain",
+};
+
+int palette_parse(const char *name, enum palette_kind *out)
+{
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(name, names[i])) {
+			*out = (enum palette_kind)i;
+			return 0;
+		}
+	return -1;
+}
+
+const char *palette_names(void)
+{
+	return "hot (default), mem, io, red, green, blue, aqua, yellow, purple, orange, "
+	       "java, js, perl, python, rust, wakeup, chain";
+}
+
+/* Three numbers in [0,1) that depend only on the name. */
+struct shade {
+	double v1, v2, v3;
+};
+
+static uint64_t mix64(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdull;
+	x ^= x >> 33;
+	x *= 0xc4ceb9fe1a85ec53ull;
+	x ^= x >> 33;
+	return x;
+}
+
+static struct shade shade_mixed(const char *s, size_t len)
+{
+	uint64_t h = 1469598103934665603ull;
+
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
+	h = mix64(h);
+	struct shade sh = {
+		(double)(h & 0xffff) / 65536.0,
+		(double)((h >> 16) & 0xffff) / 65536.0,
+		(double)((h >> 32) & 0xffff) / 65536.0,
+	};
+	return sh;
+}
+
+/* Early characters decide most of the value, so names sharing a prefix look alike. */
+static double prefix_weighted(const char *s, size_t len, int backwards)
+{
+	double v = 0, total = 0, weight = 1;
+
+	for (size_t i = 0; i < len && i < 10; i++) {
+		unsigned char c = (unsigned char)s[backwards ? len - 1 - i : i];
+		v += weight * (double)(c % 32) / 32.0;
+		total += weight;
+		weight *= 0.65;
+	}
+	return total > 0 ? v / total : 0;
+}
+
+static struct shade shade_similar(const char *s, size_t len)
+{
+	struct shade sh;
+
+	sh.v1 = prefix_weighted(s, len, 0);
+	sh.v2 = sh.v3 = prefix_weighted(s, len, 1);
+	return sh;
+}
+
+static struct rgb mk(double r, double g, double b)
+{
+	struct rgb c = { (uint8_t)(r > 255 ? 255 : r), (uint8_t)(g > 255 ? 255 : g),
+			 (uint8_t)(b > 255 ? 255 : b) };
+	return c;
+}
+
+/* The single-hue families, each a band of shades. */
+static struct rgb family(enum palette_kind k, struct shade s)
+{
+	switch (k) {
+	case PAL_MEM:    return mk(0, 190 + 50 * s.v2, 210 * s.v1);
+	case PAL_IO:     return mk(80 + 60 * s.v1, 80 + 60 * s.v1, 190 + 55 * s.v2);
+	case PAL_RED:    return mk(200 + 55 * s.v1, 50 + 80 * s.v1, 50 + 80 * s.v1);
+	case PAL_GREEN:  return mk(50 + 60 * s.v1, 200 + 55 * s.v1, 50 + 60 * s.v1);
+	case PAL_BLUE:   return mk(80 + 60 * s.v1, 80 + 60 * s.v1, 205 + 50 * s.v1);
+	case PAL_AQUA:   return mk(50 + 60 * s.v1, 165 + 55 * s.v1, 165 + 55 * s.v1);
+	case PAL_YELLOW: return mk(175 + 55 * s.v1, 175 + 55 * s.v1, 50 + 20 * s.v1);
+	case PAL_PURPLE: return mk(190 + 65 * s.v1, 80 + 60 * s.v1, 190 + 65 * s.v1);
+	case PAL_ORANGE: return mk(190 + 65 * s.v1, 90 + 65 * s.v1, 0);
+	case PAL_HOT:
+	default:         return mk(205 + 50 * s.v3, 230 * s.v1, 55 * s.v2);
+	}
+}
+
+static int has(const char *s, size_t len, const char *needle)
+{
+	return memmem(s, len, needle, strlen(needle)) != NULL;
+}
+
+static int starts(const char *s, size_t len, const char *prefix)
+{
+	size_t n = strlen(prefix);
+	return len >= n && !memcmp(s, prefix, n);
+}
+
+/* The annotation of stackcollapse's --kernel/--inline/--jit and wakeup chains. */
+static char annotation(const char *s, size_t len)
+{
+	if (len >= 4 && s[len - 4] == '_' && s[len - 3] == '[' && s[len - 1] == ']')
+		return s[len - 2];
+	return 0;
+}
+
+/* Which family a frame belongs to under palette K. */
+static enum palette_kind family_of(enum palette_kind k, const char *s, size_t len)
+{
+	char a = annotation(s, len);
+
+	switch (k) {
+	case PAL_WAKEUP:
+		return PAL_AQUA;
+	case PAL_CHAIN:
+		return a == 'w' ? PAL_AQUA : PAL_BLUE;
+	case PAL_HOT: case PAL_JAVA: case PAL_JS: case PAL_PERL: case PAL_PYTHON: case PAL_RUST:
+		if (a == 'k')
+			return PAL_ORANGE;
+		if (a == 'i' || a == 'w')
+			return PAL_AQUA;
+		if (a == 'j')
+			return PAL_GREEN;
+		break;
+	default:
+		return k;
+	}
+	switch (k) {
+	case PAL_JAVA:
+		if (has(s, len, ":::") || starts(s, len, "java/") || starts(s, len, "javax/") ||
+		    starts(s, len, "jdk/") || starts(s, len, "sun/") || starts(s, len, "org/") ||
+		    starts(s, len, "com/") || starts(s, len, "net/") || starts(s, len, "io/") ||
+		    starts(s, len, "Ljava/") || starts(s, len, "Ljavax/") || starts(s, len, "Ljdk/"))
+			return PAL_GREEN;   /* Java code */
+		if (has(s, len, "::"))
+			return PAL_YELLOW;  /* C++ (the JVM itself) */
+		return PAL_RED;             /* native C */
+	case PAL_JS:
+		if (has(s, len, ".js") || starts(s, len, "LazyCompile:") ||
+		    starts(s, len, "Function:") || starts(s, len, "JS:"))
+			return PAL_GREEN;   /* JavaScript */
+		if (has(s, len, "::"))
+			return PAL_YELLOW;  /* C++ (V8, node) */
+		return PAL_RED;
+	case PAL_PERL:
+		if (has(s, len, "::"))
+			return PAL_YELLOW;  /* Perl modules */
+		if (has(s, len, "Perl") || has(s, len, ".pl") || has(s, len, ".pm"))
+			return PAL_GREEN;   /* the interpreter and scripts */
+		return PAL_RED;
+	case PAL_PYTHON:
+		if (has(s, len, ".py") || has(s, len, "<module>"))
+			return PAL_GREEN;   /* Python code */
+		if (starts(s, len, "_Py") || starts(s, len, "Py"))
+			return PAL_YELLOW;  /* the interpreter */
+		return PAL_RED;
+	case PAL_RUST:
+		if (starts(s, len, "std::") || starts(s, len, "core::") || starts(s, len, "alloc::") ||
+		    starts(s, len, "<std::") || starts(s, len, "<core::") || starts(s, len, "<alloc::"))
+			return PAL_YELLOW;  /* the standard library */
+		if (has(s, len, "::"))
+			return PAL_GREEN;   /* crate code */
+		return PAL_RED;             /* C and the runtime */
+	default:
+		return k;
+	}
+}
+
+struct rgb palette_color(enum palette_kind kind, int similar_hash, const char *name, size_t len)
+{
+	struct shade s = similar_hash ? shade_similar(name, len) : shade_mixed(name, len);
+
+	return family(family_of(kind, name, len), s);
+}
+
+struct rgb palette_diff_color(double delta, double max_abs_delta)
+{
+	double x = max_abs_delta > 0 ? (delta < 0 ? -delta : delta) / max_abs_delta : 0;
+	if (x > 1)
+		x = 1;
+	double fade = 210 * (1 - x);
+
+	if (delta > 0)
+		return mk(255, fade, fade);
+	if (delta < 0)
+		return mk(fade, fade, 255);
+	return mk(255, 255, 255);
+}
+
+/* --- consistent palette file --- */
+
+struct palette_entry {
+	char *name;
+	size_t len;
+	struct rgb color;
+};
+
+struct palette_map {
+	struct palette_entry *e;
+	size_t n, cap;
+	size_t *slots;   /* index+1, 0 = empty */
+	size_t nr_slots; /* power of two */
+};
+
+static size_t hash_name(const char *s, size_t len)
+{
+	uint64_t h = 1469598103934665603ull;
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
+	return (size_t)mix64(h);
+}
+
+static void map_rehash(struct palette_map *m, size_t nr_slots)
+{
+	free(m->slots);
+	m->slots = xcalloc(nr_slots, sizeof(*m->slots));
+	m->nr_slots = nr_slots;
+	for (size_t i = 0; i < m->n; i++) {
+		size_t j = hash_name(m->e[i].name, m->e[i].len) & (nr_slots - 1);
+		while (m->slots[j])
+			j = (j + 1) & (nr_slots - 1);
+		m->slots[j] = i + 1;
+	}
+}
+
+static struct palette_entry *map_find(struct palette_map *m, const char *s, size_t len, size_t *slot)
+{
+	size_t j = hash_name(s, len) & (m->nr_slots - 1);
+	for (; m->slots[j]; j = (j + 1) & (m->nr_slots - 1)) {
+		struct palette_entry *e = &m->e[m->slots[j] - 1];
+		if (e->len == len && !memcmp(e->name, s, len))
+			return e;
+	}
+	*slot = j;
+	return NULL;
+}
+
+static void map_put(struct palette_map *m, const char *s, size_t len, struct rgb c)
+{
+	size_t slot;
+	struct palette_entry *e = map_find(m, s, len, &slot);
+
+	if (e) {
+		e->color = c;
+		return;
+	}
+	if (m->n == m->cap) {
+		m->cap = m->cap ? m->cap * 2 : 64;
+		m->e = xrealloc(m->e, sizeof(*m->e) * m->cap);
+	}
+	m->e[m->n].name = xmalloc(len + 1); /* names may hold NUL bytes: copy by length */
+	memcpy(m->e[m->n].name, s, len);
+	m->e[m->n].name[len] = '\0';
+	m->e[m->n].len = len;
+	m->e[m->n].color = c;
+	m->n++;
+	m->slots[slot] = m->n;
+	if (m->n * 2 > m->nr_slots)
+		map_rehash(m, m->nr_slots * 2);
+}
+
+struct palette_map *palette_map_load(const char *path, struct tephra_error *err)
+{
+	struct palette_map *m = xcalloc(1, sizeof(*m));
+	map_rehash(m, 64);
+	FILE *f = fopen(path, "r");
+	if (!f) {
+		if (errno == ENOENT)
+			return m;
+		tephra_error_at(err, path, -1, "cannot open: %s", strerror(errno));
+		palette_map_free(m);
+		return NULL;
+	}
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	long off = 0;
+	while ((n = getline(&line, &cap, f)) >= 0) {
+		size_t len = (size_t)n;
+		while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+			len--;
+		line[len] = '\0';
+		char *arrow = len ? memmem(line, len, "->rgb(", 6) : NULL;
+		unsigned r, g, b;
+		char close;
+		if (len && (!arrow || sscanf(arrow + 6, "%u,%u,%u%c", &r, &g, &b, &close) != 4 ||
+			    close != ')' || r > 255 || g > 255 || b > 255)) {
+			tephra_error_at(err, path, off, "not a \"name->rgb(R,G,B)\" line");
+			free(line);
+			fclose(f);
+			palette_map_free(m);
+			return NULL;
+		}
+		if (len) {
+			struct rgb c = { (uint8_t)r, (uint8_t)g, (uint8_t)b };
+			map_put(m, line, (size_t)(arrow - line), c);
+		}
+		off += n;
+	}
+	free(line);
+	fclose(f);
+	return m;
+}
+
+struct rgb palette_map_get(struct palette_map *m, const char *name, size_t len, struct rgb color)
+{
+	size_t slot;
+	struct palette_entry *e = map_find(m, name, len, &slot);
+
+	if (e)
+		return e->color;
+	map_put(m, name, len, color);
+	return color;
+}
+
+static int cmp_entry(const void *a, const void *b)
+{
+	const struct palette_entry *x = a, *y = b;
+	size_t n = x->len < y->len ? x->len : y->len;
+	int c = memcmp(x->name, y->name, n);
+	return c ? c : (x->len > y->len) - (x->len < y->len);
+}
+
+int palette_map_save(const struct palette_map *m, const char *path, struct tephra_error *err)
+{
+	struct palette_entry *sorted = xmalloc(sizeof(*sorted) * (m->n ? m->n : 1));
+	memcpy(sorted, m->e, sizeof(*sorted) * m->n);
+	qsort(sorted, m->n, sizeof(*sorted), cmp_entry);
+	FILE *f = fopen(path, "w");
+	if (!f) {
+		tephra_error_at(err, path, -1, "cannot write: %s", strerror(errno));
+		free(sorted);
+		return -1;
+	}
+	for (size_t i = 0; i < m->n; i++) {
+		/* A name holding a newline could not be read back; such names are not kept. */
+		if (memchr(sorted[i].name, '\n', sorted[i].len))
+			continue;
+		fwrite(sorted[i].name, 1, sorted[i].len, f);
+		fprintf(f, "->rgb(%u,%u,%u)\n", sorted[i].color.r, sorted[i].color.g, sorted[i].color.b);
+	}
+	free(sorted);
+	if (fclose(f) != 0) {
+		tephra_error_at(err, path, -1, "write error: %s", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+void palette_map_free(struct palette_map *m)
+{
+	if (!m)
+		return;
+	for (size_t i = 0; i < m->n; i++)
+		free(m->e[i].name);
+	free(m->e);
+	free(m->slots);
+	free(m);
+}
