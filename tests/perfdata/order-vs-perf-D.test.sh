@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Every record, in delivery order, with offset, size, type, time and (for samples)
+# pid/tid, ip and period, must equal what `perf script -D` dumps for the same file:
+# frame-pointer, compressed (-z), pipe-mode, two-event, system-wide (-a) and DWARF
+# recordings made here with the machine's perf.
+set -u
+. "$(dirname "$0")/lib.sh"
+require_perf
+cd "$TEST_TMP" || exit 1
+export -f burn
+
+record() { # name, perf record args...
+	local name=$1; shift
+	perf record -q "$@" >/dev/null 2>"$name.err" || { cat "$name.err"; echo "perf record $* failed"; exit 1; }
+}
+record g -g -o g.data -- bash -c burn
+record z -z -g -o z.data -- bash -c burn
+perf record -q -g -o - -- bash -c burn > p.data 2>/dev/null || { echo "pipe record failed"; exit 1; }
+record two -e cpu-clock -e task-clock -o two.data -- bash -c burn
+record a -a -g -o a.data -- sleep 0.2
+record d --call-graph dwarf,4096 -o d.data -- bash -c burn
+
+fail=0
+for f in g z p two a d; do
+	add=0
+	[ "$f" = p ] && add=16
+	if [ "$f" = p ]; then perf script -D -i - < p.data; else perf script -D -i "$f.data"; fi 2>/dev/null | canon_perf $add > "$f.perf"
+	if [ "$f" = p ]; then
+		"$TEPHRA" stat --records - < "$f.data" > "$f.raw" || { echo "tephra failed on $f"; fail=1; continue; }
+	else
+		"$TEPHRA" stat --records "$f.data" > "$f.raw" || { echo "tephra failed on $f"; fail=1; continue; }
+	fi
+	canon_tephra < "$f.raw" > "$f.tephra"
+	n=$(grep -c SAMPLE "$f.perf")
+	if [ "$n" -lt 1 ]; then echo "$f: perf shows no samples"; fail=1; continue; fi
+	if ! cmp -s "$f.perf" "$f.tephra"; then
+		echo "$f: record sequence differs from perf script -D ($n samples):"
+		diff "$f.perf" "$f.tephra" | head -20
+		fail=1
+	else
+		echo "$f: $(wc -l < "$f.perf") records ($n samples) match"
+	fi
+done
+exit $fail

@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# `tephra stat` against perf's own view of the same recordings:
+#  - header facts (hostname, os release, perf version, arch, nrcpus, cpudesc, cpuid,
+#    total memory, cmdline) equal `perf report --header-only`;
+#  - each event's name, ids and sample_type equal perf's "# event :" lines;
+#  - record counts by type and samples per event equal the "Aggregated stats" of
+#    `perf report -D`.
+# Recordings: frame pointers, two events, compressed (-z), pipe mode.
+set -u
+. "$(dirname "$0")/lib.sh"
+require_perf
+cd "$TEST_TMP" || exit 1
+export -f burn
+
+perf record -q -g -o g.data -- bash -c burn >/dev/null 2>&1 || { echo "perf record failed"; exit 1; }
+perf record -q -e cpu-clock -e task-clock -o two.data -- bash -c burn >/dev/null 2>&1 || exit 1
+perf record -q -z -o z.data -- bash -c burn >/dev/null 2>&1 || exit 1
+perf record -q -o - -- bash -c burn > p.data 2>/dev/null || exit 1
+
+fail=0
+check() { # what, expected-file, actual-file
+	if ! cmp -s "$2" "$3"; then
+		echo "$1 differs (- perf, + tephra):"; diff "$2" "$3" | head -20; fail=1
+	else
+		echo "$1: $(wc -l < "$2") lines match"
+	fi
+}
+for f in g two z p; do
+	src="$f.data"; [ "$f" = p ] && src=-
+	"$TEPHRA" stat "$src" < "$f.data" > "$f.stat" || { echo "tephra stat failed on $f"; fail=1; continue; }
+	if [ "$f" = p ]; then
+		perf report --header-only -i - < p.data > "$f.hdr" 2>/dev/null
+		perf report -D -i - < p.data > "$f.dump" 2>/dev/null
+	else
+		perf report --header-only -i "$f.data" > "$f.hdr" 2>/dev/null
+		perf report -D -i "$f.data" > "$f.dump" 2>/dev/null
+	fi
+	keys='^# (hostname|os release|perf version|arch|nrcpus online|nrcpus avail|cpudesc|cpuid|total memory|cmdline) :'
+	grep -E "$keys" "$f.hdr" | sed 's/ *$//' > "$f.hdr.perf"
+	grep -E "$keys" "$f.stat" > "$f.hdr.tephra"
+	[ -s "$f.hdr.perf" ] || { echo "$f: perf shows no header facts"; fail=1; }
+	check "$f header" "$f.hdr.perf" "$f.hdr.tephra"
+
+	sed -n 's/^# event : name = \([^,]*\), .*id = { \([0-9, ]*\) }.* sample_type = \([A-Z_|]*\).*/\1 {\2} \3/p' "$f.hdr" > "$f.ev.perf"
+	sed -n 's/^# event : name = \([^,]*\), id = { \([0-9, ]*\) }.* sample_type = \([A-Z_|]*\).*/\1 {\2} \3/p' "$f.stat" > "$f.ev.tephra"
+	[ -s "$f.ev.perf" ] || { echo "$f: perf shows no events"; fail=1; }
+	check "$f events" "$f.ev.perf" "$f.ev.tephra"
+
+	awk '/^Aggregated stats:/ { on = 1; next }
+	     on && / stats:$/ { on = 0 }
+	     on && $2 == "events:" && $1 != "TOTAL" { print $1, $3 }' "$f.dump" | sort > "$f.cnt.perf"
+	awk '/^records:/ { on = 1; next } /^samples per event:/ { on = 0 }
+	     on && $1 != "total" { t = $1; sub(/^PERF_RECORD_/, "", t); print t, $2 }' "$f.stat" | sort > "$f.cnt.tephra"
+	[ -s "$f.cnt.perf" ] || { echo "$f: perf shows no record counts"; fail=1; }
+	check "$f record counts" "$f.cnt.perf" "$f.cnt.tephra"
+
+	awk '/ stats:$/ && !/^Aggregated/ { ev = $1; next } ev != "" && $1 == "SAMPLE" { print ev, $3; ev = "" }' "$f.dump" |
+		sort > "$f.spe.perf"
+	awk '/^samples per event:/ { on = 1; next } /^lost/ { on = 0 } on { print $1, $2 }' "$f.stat" |
+		sort > "$f.spe.tephra"
+	check "$f samples per event" "$f.spe.perf" "$f.spe.tephra"
+done
+exit $fail
