@@ -7,9 +7,6 @@
 #include "base/xalloc.h"
 #include "symbol/symbol_store.h"
 
-/* Weak until the symbol store lands in the tree: without it maps carry no dso. */
-#pragma weak symbol_store_dso
-
 #define MAP_HUGETLB_FLAG 0x40000 /* mmap flag, as recorded in MMAP2 */
 
 /* An open-addressing set of strings (interned comms and names). */
@@ -29,6 +26,10 @@ struct machine {
 	size_t nr_all, cap_all;
 
 	struct maps *kernel_maps;
+	/* The rest of the kernel half of the address space, as the kernel object: perf,
+	 * reading the running kernel's /proc/kcore, resolves init text and other kernel
+	 * addresses outside the recorded kernel mmap to [kernel.kallsyms] too. */
+	struct map_entry kernel_rest;
 	struct map_object **objects;
 	size_t nr_objects, cap_objects;
 
@@ -279,7 +280,7 @@ static const struct map_object *get_object(struct machine *m, const char *name, 
 	o->identity = identity;
 	o->kernel = kernel;
 	o->id = (uint32_t)m->nr_objects;
-	if (m->store && symbol_store_dso) {
+	if (m->store) {
 		size_t bid_size;
 		const uint8_t *bid = recorded_build_id(m, name, &bid_size);
 		o->dso = symbol_store_dso(m->store, name, bid, bid_size);
@@ -321,8 +322,13 @@ static void kernel_mmap(struct machine *m, uint64_t start, uint64_t len, uint64_
 {
 	char name[256];
 	const struct map_object *o;
-	if (starts_with(filename, "[kernel.kallsyms]") || starts_with(filename, "[guest.kernel.kallsyms"))
+	if (starts_with(filename, "[kernel.kallsyms]") || starts_with(filename, "[guest.kernel.kallsyms")) {
 		o = get_object(m, "[kernel.kallsyms]", 0, 1);
+		m->kernel_rest.start = 1ULL << 63;
+		m->kernel_rest.end = UINT64_MAX;
+		m->kernel_rest.pgoff = 1ULL << 63;
+		m->kernel_rest.obj = o;
+	}
 	else if (module_name(filename, name, sizeof(name)))
 		o = get_object(m, name, 0, 1);
 	else if (filename[0] == '[')
@@ -397,8 +403,12 @@ void machine_process_event(struct machine *m, const struct perf_event *ev)
 const struct map_entry *machine_find_map(const struct machine *m, const struct thread *t,
 					 unsigned cpumode, uint64_t addr)
 {
-	if (cpumode == PERF_MISC_KERNEL)
-		return maps_find(m->kernel_maps, addr);
+	if (cpumode == PERF_MISC_KERNEL) {
+		const struct map_entry *e = maps_find(m->kernel_maps, addr);
+		if (!e && m->kernel_rest.obj && addr >= m->kernel_rest.start)
+			e = &m->kernel_rest;
+		return e;
+	}
 	if (cpumode == PERF_MISC_USER)
 		return maps_find(t->maps, addr);
 	return NULL;

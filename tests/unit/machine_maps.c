@@ -144,6 +144,10 @@ static void test_threads(void)
 	e = machine_find_map(m, c, PERF_MISC_KERNEL, 0xffffffffc0000010ULL);
 	CHECK(e && !strcmp(e->obj->name, "[virtio_net]"));
 	CHECK(machine_find_map(m, c, PERF_MISC_USER, 0xffffffff81000010ULL) == NULL);
+	/* Kernel addresses past the recorded kernel map (init text) are still the kernel's,
+	 * as perf finds them through /proc/kcore. */
+	e = machine_find_map(m, c, PERF_MISC_KERNEL, 0xffffffff83000000ULL);
+	CHECK(e && !strcmp(e->obj->name, "[kernel.kallsyms]"));
 	CHECK(machine_find_map(m, c, PERF_MISC_KERNEL, 0x400010) == NULL);
 	CHECK(machine_find_map(m, c, PERF_MISC_HYPERVISOR, 0x400010) == NULL);
 

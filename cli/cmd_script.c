@@ -1,0 +1,123 @@
+/* cmd_script.c - `tephra script`: print perf.data samples exactly as `perf script` does. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "perfscript/script_render.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: tephra script [options] [FILE]\n"
+		"Prints the samples of FILE (default ./perf.data; '-' reads a pipe-mode stream\n"
+		"from standard input) in the text `perf script` prints.\n\n"
+		"  -i, --input FILE     the perf.data file\n"
+		"  -F, --fields LIST    comm,tid,pid,cpu,time,event,ip,sym,dso,symoff,period\n"
+		"                       (+field / -field change the default set)\n"
+		"      --pid LIST       only samples of these processes\n"
+		"      --tid LIST       only samples of these threads\n"
+		"      --comms LIST     only samples of threads with these comms\n"
+		"      --max-stack N    at most N callchain frames (default 127)\n"
+		"      --ns             time with nanoseconds\n");
+}
+
+int cmd_script(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "input", required_argument, NULL, 'i' },
+		{ "fields", required_argument, NULL, 'F' },
+		{ "pid", required_argument, NULL, 'p' },
+		{ "tid", required_argument, NULL, 't' },
+		{ "comms", required_argument, NULL, 'c' },
+		{ "comm", required_argument, NULL, 'c' },
+		{ "max-stack", required_argument, NULL, 'm' },
+		{ "ns", no_argument, NULL, 'n' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct script_options o = { 0 };
+	struct tephra_error err = { { 0 } };
+	const char *path = NULL;
+	int32_t *pids = NULL, *tids = NULL;
+	char **comms = NULL;
+	int c, rc = 2;
+	while ((c = getopt_long(argc, argv, "i:F:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'i':
+			path = optarg;
+			break;
+		case 'F':
+			if (script_parse_fields(&o, optarg, &err)) {
+				fprintf(stderr, "tephra script: %s\n", err.msg);
+				goto out;
+			}
+			break;
+		case 'p':
+		case 't': {
+			int32_t *v;
+			int n = perf_session_parse_ints(optarg, &v);
+			if (n < 0) {
+				fprintf(stderr, "tephra script: bad --%s list '%s'\n",
+					c == 'p' ? "pid" : "tid", optarg);
+				goto out;
+			}
+			if (c == 'p') {
+				free(pids);
+				pids = v;
+				o.filter.pids = v;
+				o.filter.nr_pids = (size_t)n;
+			} else {
+				free(tids);
+				tids = v;
+				o.filter.tids = v;
+				o.filter.nr_tids = (size_t)n;
+			}
+			break;
+		}
+		case 'c':
+			o.filter.nr_comms = perf_session_parse_names(optarg, &comms);
+			o.filter.comms = (const char *const *)comms;
+			break;
+		case 'm':
+			o.max_stack = atoi(optarg);
+			if (o.max_stack <= 0) {
+				fprintf(stderr, "tephra script: bad --max-stack '%s'\n", optarg);
+				goto out;
+			}
+			break;
+		case 'n':
+			o.nanosecs = 1;
+			break;
+		case 'h':
+			usage(stdout);
+			rc = 0;
+			goto out;
+		default:
+			usage(stderr);
+			goto out;
+		}
+	}
+	if (optind < argc)
+		path = argv[optind++];
+	if (optind < argc) {
+		usage(stderr);
+		goto out;
+	}
+	if (!path)
+		path = "perf.data";
+	o.progress = isatty(2);
+	rc = 0;
+	if (script_render_file(path, &o, 1, &err)) {
+		fprintf(stderr, "tephra script: %s\n", err.msg);
+		rc = 1;
+	}
+out:
+	free(pids);
+	free(tids);
+	for (size_t i = 0; comms && i < o.filter.nr_comms; i++)
+		free(comms[i]);
+	free(comms);
+	return rc;
+}

@@ -1,0 +1,140 @@
+/* perf_session.c - the record loop shared by script and fold (see perf_session.h). */
+#include "perfscript/perf_session.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/xalloc.h"
+
+static void progress_cb(void *arg, uint64_t done, uint64_t total)
+{
+	(void)arg;
+	if (total)
+		fprintf(stderr, "\rtephra: %3d%%", (int)(done * 100 / total));
+}
+
+int perf_session_open(struct perf_session *s, const char *path, const struct symbol_options *sym,
+		      int progress, struct tephra_error *err)
+{
+	memset(s, 0, sizeof(*s));
+	s->path = path;
+	struct perf_reader_options ro = { 0 };
+	if (progress)
+		ro.progress = progress_cb;
+	if (perf_reader_open(&s->reader, path, &ro, err))
+		return -1;
+	struct symbol_options defaults = { 0 };
+	s->store = symbol_store_new(sym ? sym : &defaults);
+	const struct perf_header_info *h = perf_reader_header(s->reader);
+	s->machine = machine_new(s->store, h->build_ids, h->nr_build_ids);
+	/* perf names the idle task before any record does */
+	machine_comm(s->machine, 0, 0, "swapper", 0);
+	frame_resolver_init(&s->resolver, s->machine);
+	return 0;
+}
+
+void perf_session_close(struct perf_session *s)
+{
+	frame_resolver_release(&s->resolver);
+	machine_free(s->machine);
+	if (s->store)
+		symbol_store_free(s->store);
+	if (s->reader)
+		perf_reader_close(s->reader);
+	memset(s, 0, sizeof(*s));
+}
+
+static int has_int(const int32_t *v, size_t n, int32_t x)
+{
+	for (size_t i = 0; i < n; i++)
+		if (v[i] == x)
+			return 1;
+	return 0;
+}
+
+static int selected(const struct perf_session_filter *f, const struct thread *t)
+{
+	if (!f)
+		return 1;
+	if (f->comms) {
+		size_t i = 0;
+		while (i < f->nr_comms && strcmp(f->comms[i], t->comm))
+			i++;
+		if (i == f->nr_comms)
+			return 0;
+	}
+	if (f->pids && !has_int(f->pids, f->nr_pids, t->pid))
+		return 0;
+	if (f->tids && !has_int(f->tids, f->nr_tids, t->tid))
+		return 0;
+	return 1;
+}
+
+int perf_session_run(struct perf_session *s, const struct perf_session_filter *f,
+		     int (*on_sample)(void *arg, struct perf_session *s,
+				      const struct perf_session_sample *ps),
+		     void *arg, struct tephra_error *err)
+{
+	struct perf_event ev;
+	int rc;
+	while ((rc = perf_reader_next(s->reader, &ev, err)) > 0) {
+		if (ev.type != PERF_REC_SAMPLE) {
+			machine_process_event(s->machine, &ev);
+			continue;
+		}
+		struct perf_session_sample ps;
+		ps.ev = &ev;
+		ps.sample = &ev.u.sample;
+		ps.desc = ev.desc;
+		ps.event_index = ev.desc_index;
+		ps.cpumode = ev.misc & PERF_MISC_CPUMODE_MASK;
+		ps.thread = machine_findnew_thread(s->machine, (int32_t)ev.u.sample.pid,
+						   (int32_t)ev.u.sample.tid);
+		if (!selected(f, ps.thread))
+			continue;
+		if (on_sample(arg, s, &ps))
+			break;
+	}
+	return rc < 0 ? -1 : 0;
+}
+
+int perf_session_parse_ints(const char *list, int32_t **out)
+{
+	int n = 0;
+	int32_t *v = NULL;
+	const char *p = list;
+	while (*p) {
+		char *end;
+		long x = strtol(p, &end, 10);
+		if (end == p || (*end && *end != ',')) {
+			free(v);
+			*out = NULL;
+			return -1;
+		}
+		v = xrealloc(v, (size_t)(n + 1) * sizeof(*v));
+		v[n++] = (int32_t)x;
+		p = *end ? end + 1 : end;
+	}
+	*out = v;
+	return n;
+}
+
+size_t perf_session_parse_names(const char *list, char ***out)
+{
+	size_t n = 0;
+	char **v = NULL;
+	const char *p = list;
+	for (;;) {
+		const char *comma = strchr(p, ',');
+		size_t len = comma ? (size_t)(comma - p) : strlen(p);
+		v = xrealloc(v, (n + 1) * sizeof(*v));
+		v[n++] = xstrndup(p, len);
+		if (!comma)
+			break;
+		p = comma + 1;
+	}
+	*out = v;
+	return n;
+}

@@ -1,0 +1,62 @@
+/* perf_session.h - reading a perf.data file the way perf script does.
+ *
+ * Opens the reader (ordered records, pipe mode, compressed files), builds the symbol store
+ * and the machine from the non-sample records, and hands each sample that passes the
+ * --pid/--tid/--comms filters to a callback with its thread resolved.  Shared by
+ * `tephra script` and `tephra fold`. */
+#ifndef TEPHRA_PERFSCRIPT_PERF_SESSION_H
+#define TEPHRA_PERFSCRIPT_PERF_SESSION_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/error.h"
+#include "machine/machine.h"
+#include "perfdata/perf_record_reader.h"
+#include "perfscript/frame_resolver.h"
+#include "symbol/symbol_store.h"
+
+struct perf_session_filter {
+	const int32_t *pids;   /* keep samples whose thread's pid is listed (NULL: all) */
+	size_t nr_pids;
+	const int32_t *tids;
+	size_t nr_tids;
+	const char *const *comms; /* keep samples whose comm (at the sample) is listed */
+	size_t nr_comms;
+};
+
+struct perf_session {
+	const char *path;
+	struct perf_reader *reader;
+	struct symbol_store *store;
+	struct machine *machine;
+	struct frame_resolver resolver;
+};
+
+struct perf_session_sample {
+	const struct perf_event *ev;         /* the SAMPLE record */
+	const struct perf_sample *sample;
+	const struct perf_event_desc *desc;  /* its event (NULL when the id is unknown) */
+	size_t event_index;
+	struct thread *thread;
+	unsigned cpumode;                    /* PERF_MISC_* of the sample */
+};
+
+/* Opens PATH ("-": standard input).  Returns 0, or -1 with ERR. */
+int perf_session_open(struct perf_session *s, const char *path, const struct symbol_options *sym,
+		      int progress, struct tephra_error *err);
+void perf_session_close(struct perf_session *s);
+
+/* Reads to the end, calling ON_SAMPLE for each selected sample (it returns 0 to go on, or
+ * non-zero to stop).  Returns 0, or -1 with ERR on bad input. */
+int perf_session_run(struct perf_session *s, const struct perf_session_filter *f,
+		     int (*on_sample)(void *arg, struct perf_session *s,
+				      const struct perf_session_sample *ps),
+		     void *arg, struct tephra_error *err);
+
+/* Parses a comma-separated list ("1,2,3") for --pid/--tid, or names for --comms.
+ * Returns the number of items, or -1 on a bad number. */
+int perf_session_parse_ints(const char *list, int32_t **out);
+size_t perf_session_parse_names(const char *list, char ***out);
+
+#endif

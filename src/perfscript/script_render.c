@@ -1,0 +1,280 @@
+/* script_render.c - `perf script` text (see script_render.h). */
+#include "perfscript/script_render.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/xalloc.h"
+#include "perfscript/out_writer.h"
+
+static const struct {
+	const char *name;
+	unsigned bit;
+} field_names[] = {
+	{ "comm", SCRIPT_COMM },   { "tid", SCRIPT_TID },       { "pid", SCRIPT_PID },
+	{ "cpu", SCRIPT_CPU },     { "time", SCRIPT_TIME },     { "event", SCRIPT_EVENT },
+	{ "ip", SCRIPT_IP },       { "sym", SCRIPT_SYM },       { "dso", SCRIPT_DSO },
+	{ "symoff", SCRIPT_SYMOFF }, { "period", SCRIPT_PERIOD },
+};
+
+int script_parse_fields(struct script_options *o, const char *arg, struct tephra_error *err)
+{
+	const char *p = arg;
+	while (*p) {
+		const char *comma = strchr(p, ',');
+		size_t len = comma ? (size_t)(comma - p) : strlen(p);
+		char sign = 0;
+		if (len && (*p == '+' || *p == '-')) {
+			sign = *p++;
+			len--;
+		}
+		unsigned bit = 0;
+		for (size_t i = 0; i < sizeof(field_names) / sizeof(field_names[0]); i++)
+			if (strlen(field_names[i].name) == len && !strncmp(field_names[i].name, p, len))
+				bit = field_names[i].bit;
+		if (!bit) {
+			tephra_error_set(err, "-F: unknown or unsupported field '%.*s'", (int)len, p);
+			return -1;
+		}
+		if (sign == '+')
+			o->fields_add |= bit;
+		else if (sign == '-')
+			o->fields_remove |= bit;
+		else {
+			o->fields |= bit;
+			o->fields_set = 1;
+		}
+		p += len;
+		if (*p == ',')
+			p++;
+	}
+	return 0;
+}
+
+struct field_need {
+	unsigned field;
+	uint64_t sample_bit;
+	const char *attr_name;
+	const char *field_name;
+};
+
+static const struct field_need needs[] = {
+	{ SCRIPT_IP, PERF_ST_IP, "IP", "ip" },
+	{ SCRIPT_TID, PERF_ST_TID, "TID", "tid" },
+	{ SCRIPT_PID, PERF_ST_TID, "TID", "pid" },
+	{ SCRIPT_TIME, PERF_ST_TIME, "TIME", "time" },
+	{ SCRIPT_CPU, PERF_ST_CPU, "CPU", "cpu" },
+	{ SCRIPT_PERIOD, PERF_ST_PERIOD, "PERIOD", "period" },
+};
+
+struct render {
+	const struct script_options *o;
+	struct out_writer out;
+	size_t nr_events;
+	unsigned *fields;      /* per event index, computed at its first sample */
+	unsigned char *ready;
+	int name_width;        /* widest event name, as perf pads them */
+	struct frame *frames;
+	size_t max_stack;
+	int failed;
+	struct tephra_error *err;
+};
+
+/* perf decides the fields per event *type* from the first event of that type. */
+static int compute_fields(struct render *r, struct perf_session *s, size_t index)
+{
+	const struct perf_event_desc *d = perf_reader_event(s->reader, index);
+	const struct perf_event_desc *first = d;
+	for (size_t i = 0; i < r->nr_events; i++) {
+		const struct perf_event_desc *e = perf_reader_event(s->reader, i);
+		if (e->attr.type == d->attr.type) {
+			first = e;
+			break;
+		}
+	}
+	uint64_t st = first->attr.sample_type;
+	const struct script_options *o = r->o;
+	unsigned user = o->fields_set ? o->fields : o->fields_add;
+	unsigned f = o->fields_set ? o->fields : ((SCRIPT_DEFAULT_FIELDS | o->fields_add) & ~o->fields_remove);
+	for (size_t i = 0; i < sizeof(needs) / sizeof(needs[0]); i++) {
+		if (!(f & needs[i].field) || (st & needs[i].sample_bit))
+			continue;
+		if (user & needs[i].field) {
+			tephra_error_set(r->err,
+					 "Samples for '%s' event do not have %s attribute set. "
+					 "Cannot print '%s' field.",
+					 first->name ? first->name : "?", needs[i].attr_name,
+					 needs[i].field_name);
+			return -1;
+		}
+		f &= ~needs[i].field;
+	}
+	if ((f & SCRIPT_SYMOFF) && !(f & SCRIPT_SYM)) {
+		tephra_error_set(r->err, "Display of offsets requested but symbol is not selected.");
+		return -1;
+	}
+	if ((f & (SCRIPT_SYM | SCRIPT_DSO)) && !(f & SCRIPT_IP)) {
+		tephra_error_set(r->err, "Display of symbols requested but neither sample IP nor "
+					 "sample address available.");
+		return -1;
+	}
+	r->fields[index] = f;
+	r->ready[index] = 1;
+	return 0;
+}
+
+static void put_time(struct out_writer *w, uint64_t t, int nanosecs)
+{
+	if (nanosecs) {
+		out_u64(w, t / 1000000000ULL, 5, 0, 0);
+		out_ch(w, '.');
+		out_u64(w, t % 1000000000ULL, 9, 0, 1);
+		out_write(w, ": ", 2);
+		return;
+	}
+	/* "%12s" of "SECS.USECS" (microseconds truncated, as perf does) */
+	uint64_t us = t / 1000;
+	char buf[40];
+	struct out_writer tmp = { 0 };
+	tmp.buf = buf;
+	out_u64(&tmp, us / 1000000, 0, 0, 0);
+	out_ch(&tmp, '.');
+	out_u64(&tmp, us % 1000000, 6, 0, 1);
+	buf[tmp.len] = 0;
+	out_pad_str(w, buf, 12, 0);
+	out_write(w, ": ", 2);
+}
+
+static void put_sym_dso(struct render *r, struct perf_session *s, unsigned f,
+			const struct frame *fr)
+{
+	struct out_writer *w = &r->out;
+	if (f & SCRIPT_SYM) {
+		out_ch(w, ' ');
+		const struct dso_symbol *sym = frame_symbol(&s->resolver, fr);
+		if (sym) {
+			out_str(w, sym->name);
+			if (f & SCRIPT_SYMOFF) {
+				out_write(w, "+0x", 3);
+				out_hex(w, fr->addr - sym->start, 0);
+			}
+		} else {
+			out_write(w, "[unknown]", 9);
+		}
+	}
+	if (f & SCRIPT_DSO) {
+		out_write(w, " (", 2);
+		out_str(w, fr->obj ? fr->obj->name : "[unknown]");
+		out_ch(w, ')');
+	}
+}
+
+static int on_sample(void *arg, struct perf_session *s, const struct perf_session_sample *ps)
+{
+	struct render *r = arg;
+	struct out_writer *w = &r->out;
+	if (!ps->desc || ps->event_index >= r->nr_events)
+		return 0;
+	if (!r->ready[ps->event_index] && compute_fields(r, s, ps->event_index)) {
+		r->failed = 1;
+		return 1;
+	}
+	unsigned f = r->fields[ps->event_index];
+	const struct perf_sample *smp = ps->sample;
+	int callchain = (ps->desc->attr.sample_type & PERF_ST_CALLCHAIN) != 0;
+
+	if (f & SCRIPT_COMM) {
+		if ((f & SCRIPT_IP) && callchain) {
+			out_str(w, ps->thread->comm);
+			out_ch(w, ' ');
+		} else {
+			out_pad_str(w, ps->thread->comm, 16, 0);
+			out_ch(w, ' ');
+		}
+	}
+	if ((f & SCRIPT_PID) && (f & SCRIPT_TID)) {
+		out_i32(w, (int32_t)smp->pid, 5, 0);
+		out_ch(w, '/');
+		out_i32(w, (int32_t)smp->tid, 5, 1);
+		out_ch(w, ' ');
+	} else if (f & SCRIPT_PID) {
+		out_i32(w, (int32_t)smp->pid, 5, 0);
+		out_ch(w, ' ');
+	} else if (f & SCRIPT_TID) {
+		out_i32(w, (int32_t)smp->tid, 5, 0);
+		out_ch(w, ' ');
+	}
+	if (f & SCRIPT_CPU) {
+		out_ch(w, '[');
+		out_u64(w, smp->cpu, 3, 0, 1);
+		out_write(w, "] ", 2);
+	}
+	if (f & SCRIPT_TIME)
+		put_time(w, smp->time, r->o->nanosecs);
+	if (f & SCRIPT_PERIOD) {
+		out_u64(w, smp->period, 10, 0, 0);
+		out_ch(w, ' ');
+	}
+	if (f & SCRIPT_EVENT) {
+		if (!r->name_width)
+			for (size_t i = 0; i < r->nr_events; i++) {
+				const char *n = perf_reader_event(s->reader, i)->name;
+				int len = n ? (int)strlen(n) : 0;
+				if (len > r->name_width)
+					r->name_width = len;
+			}
+		out_pad_str(w, ps->desc->name ? ps->desc->name : "[unknown]", r->name_width, 0);
+		out_write(w, ": ", 2);
+	}
+	if (f & SCRIPT_IP) {
+		if (callchain) {
+			out_ch(w, '\n');
+			size_t n = frame_resolve_callchain(&s->resolver, ps->thread, smp->callchain,
+							   smp->nr_callchain, r->max_stack, r->frames);
+			for (size_t i = 0; i < n; i++) {
+				out_ch(w, '\t');
+				out_hex(w, r->frames[i].addr, 16);
+				put_sym_dso(r, s, f, &r->frames[i]);
+				out_ch(w, '\n');
+			}
+		} else {
+			struct frame fr;
+			out_ch(w, ' ');
+			frame_resolve_sample_ip(&s->resolver, ps->thread, ps->cpumode, smp->ip, &fr);
+			out_hex(w, smp->ip, 16);
+			put_sym_dso(r, s, f, &fr);
+		}
+	}
+	out_ch(w, '\n');
+	return w->failed != 0;
+}
+
+int script_render_file(const char *path, const struct script_options *o, int fd,
+		       struct tephra_error *err)
+{
+	struct perf_session s;
+	if (perf_session_open(&s, path, o->symbols, o->progress, err))
+		return -1;
+	struct render r = { 0 };
+	r.o = o;
+	r.err = err;
+	r.nr_events = perf_reader_nr_events(s.reader);
+	r.fields = xcalloc(r.nr_events + 1, sizeof(*r.fields));
+	r.ready = xcalloc(r.nr_events + 1, 1);
+	r.max_stack = o->max_stack > 0 ? (size_t)o->max_stack : PERF_SCRIPT_MAX_STACK;
+	r.frames = xmalloc(r.max_stack * sizeof(*r.frames));
+	out_writer_init(&r.out, fd);
+	int rc = perf_session_run(&s, &o->filter, on_sample, &r, err);
+	if (r.failed)
+		rc = -1;
+	if (out_writer_flush(&r.out) && !rc) {
+		tephra_error_set(err, "writing output: %s", strerror(r.out.failed));
+		rc = -1;
+	}
+	out_writer_release(&r.out);
+	free(r.frames);
+	free(r.fields);
+	free(r.ready);
+	perf_session_close(&s);
+	return rc;
+}

@@ -1,0 +1,57 @@
+/* script_render.h - `perf script` text, byte for byte (perf 6.1, frame-pointer and
+ * no-callchain recordings).
+ *
+ * Per sample: the header line (comm, pid/tid, [cpu], time, period, event name), then
+ * either the callchain (one "\t%16lx sym+0xoff (dso)" line per frame and a blank line) or,
+ * without callchains, " %16lx sym+0xoff (dso)" on the same line.  Fields follow perf's -F
+ * rules: by default comm,tid,cpu,time,period,event,ip,sym,symoff,dso, each dropped
+ * silently when the recording lacks it; a field the user asks for that the recording
+ * lacks is an error. */
+#ifndef TEPHRA_PERFSCRIPT_SCRIPT_RENDER_H
+#define TEPHRA_PERFSCRIPT_SCRIPT_RENDER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/error.h"
+#include "perfscript/perf_session.h"
+
+enum script_field {
+	SCRIPT_COMM = 1 << 0,
+	SCRIPT_TID = 1 << 1,
+	SCRIPT_PID = 1 << 2,
+	SCRIPT_CPU = 1 << 3,
+	SCRIPT_TIME = 1 << 4,
+	SCRIPT_EVENT = 1 << 5,
+	SCRIPT_IP = 1 << 6,
+	SCRIPT_SYM = 1 << 7,
+	SCRIPT_DSO = 1 << 8,
+	SCRIPT_SYMOFF = 1 << 9,
+	SCRIPT_PERIOD = 1 << 10,
+};
+
+#define SCRIPT_DEFAULT_FIELDS                                                                \
+	(SCRIPT_COMM | SCRIPT_TID | SCRIPT_CPU | SCRIPT_TIME | SCRIPT_EVENT | SCRIPT_IP |    \
+	 SCRIPT_SYM | SCRIPT_SYMOFF | SCRIPT_DSO | SCRIPT_PERIOD)
+
+struct script_options {
+	/* -F: FIELDS replaces the defaults when FIELDS_SET; ADD/REMOVE (-F +x / -F -x)
+	 * change the defaults. */
+	unsigned fields, fields_add, fields_remove;
+	int fields_set;
+	int nanosecs;            /* --ns */
+	int max_stack;           /* --max-stack; 0 = 127 */
+	struct perf_session_filter filter;
+	const struct symbol_options *symbols;
+	int progress;
+};
+
+/* Parses a -F argument ("comm,tid,ip", "+pid", "-period") into O.  Returns 0, or -1
+ * with ERR naming the unknown field. */
+int script_parse_fields(struct script_options *o, const char *arg, struct tephra_error *err);
+
+/* Prints the samples of PATH to file descriptor FD.  Returns 0, or -1 with ERR. */
+int script_render_file(const char *path, const struct script_options *o, int fd,
+		       struct tephra_error *err);
+
+#endif
