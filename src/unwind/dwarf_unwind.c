@@ -339,6 +339,7 @@ static void classify_failure(struct dwarf_unwinder *u)
 		const struct unwind_module *m = u->last_map->module;
 
 		stop(u, UNWIND_NO_CFI, last);
+		snprintf(res->detail, sizeof(res->detail), "%s", dwfl_errmsg(-1));
 		snprintf(res->object, sizeof(res->object), "%s%s%s", m->path,
 			 m->mod ? "" : ": ", m->mod ? "" : m->why);
 		return;

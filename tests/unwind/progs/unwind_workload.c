@@ -1,0 +1,52 @@
+/* unwind_workload.c - a program to record with `perf record --call-graph dwarf`: its
+ * samples land in code of our own (built without frame pointers), in libc called back
+ * into our code (qsort -> compare), and under a recursion deep enough that an 8 KiB
+ * stack dump cannot hold it, so both complete and cut-short walks occur. */
+#include <stdio.h>
+#include <stdlib.h>
+
+static volatile unsigned long sink;
+
+__attribute__((noinline)) static int compare(const void *a, const void *b)
+{
+	unsigned x = *(const unsigned *)a, y = *(const unsigned *)b;
+
+	for (int i = 0; i < 40; i++)
+		sink += (x ^ i) * y;
+	return x < y ? -1 : x > y;
+}
+
+__attribute__((noinline)) static void sort_work(unsigned *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		v[i] = (unsigned)(i * 2654435761u);
+	qsort(v, n, sizeof(*v), compare);
+}
+
+__attribute__((noinline)) static unsigned long deep(int depth)
+{
+	volatile char pad[1000];
+
+	pad[depth % 1000] = (char)depth;
+	if (depth == 0) {
+		unsigned long s = 0;
+
+		for (unsigned long i = 0; i < 200000; i++)
+			s += i * i ^ (s >> 3);
+		return s + pad[0];
+	}
+	return deep(depth - 1) + pad[depth % 1000];
+}
+
+int main(int argc, char **argv)
+{
+	int rounds = argc > 1 ? atoi(argv[1]) : 40;
+	static unsigned v[20000];
+
+	for (int r = 0; r < rounds; r++) {
+		sort_work(v, sizeof(v) / sizeof(v[0]));
+		sink += deep(4 + r % 16);
+	}
+	printf("%lu\n", sink);
+	return 0;
+}
