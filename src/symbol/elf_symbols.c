@@ -252,6 +252,7 @@ static size_t load_plt(struct symbol_table *t, Elf *elf, int demangle)
 size_t elf_load_symbols(struct symbol_table *t, struct elf_handle *syms,
 			struct elf_handle *runtime)
 {
+	t->perf_tree = 1;
 	size_t n = load_symtab(t, syms->elf, runtime ? runtime->elf : NULL);
 
 	if (n == 0)

@@ -25,7 +25,9 @@ struct dso {
 	struct symbol_store *store;
 	char *path;
 	char *module;              /* DSO_MODULE: the module name */
-	uint8_t build_id[MAX_BUILD_ID];
+	uint8_t key_build_id[MAX_BUILD_ID];  /* as given to symbol_store_dso (the key) */
+	size_t key_build_id_size;
+	uint8_t build_id[MAX_BUILD_ID];      /* the one searched for (disk's when none given) */
 	size_t build_id_size;
 	enum dso_kind kind;
 	int loaded;
@@ -128,7 +130,7 @@ static void grow_buckets(struct symbol_store *st)
 		struct dso *d = st->buckets[i], *n;
 		for (; d; d = n) {
 			n = d->next;
-			size_t k = hash_key(d->path, d->build_id, d->build_id_size) & (nb - 1);
+			size_t k = hash_key(d->path, d->key_build_id, d->key_build_id_size) & (nb - 1);
 			d->next = b[k];
 			b[k] = d;
 		}
@@ -196,8 +198,8 @@ struct dso *symbol_store_dso(struct symbol_store *st, const char *path,
 		build_id_size = MAX_BUILD_ID;
 	size_t k = hash_key(path, build_id, build_id_size) & (st->nr_buckets - 1);
 	for (struct dso *d = st->buckets[k]; d; d = d->next) {
-		if (d->build_id_size == build_id_size && strcmp(d->path, path) == 0 &&
-		    memcmp(d->build_id, build_id ? build_id : d->build_id, build_id_size) == 0)
+		if (d->key_build_id_size == build_id_size && strcmp(d->path, path) == 0 &&
+		    (!build_id_size || memcmp(d->key_build_id, build_id, build_id_size) == 0))
 			return d;
 	}
 	struct dso *d = xcalloc(1, sizeof(*d));
@@ -206,9 +208,11 @@ struct dso *symbol_store_dso(struct symbol_store *st, const char *path,
 	d->kind = kind_of(path);
 	if (d->kind == DSO_MODULE)
 		d->module = module_name_of(path);
-	if (build_id_size)
+	if (build_id_size) {
 		memcpy(d->build_id, build_id, build_id_size);
-	d->build_id_size = build_id_size;
+		memcpy(d->key_build_id, build_id, build_id_size);
+	}
+	d->build_id_size = d->key_build_id_size = build_id_size;
 	d->table.demangle = !st->opts.no_demangle && (d->kind == DSO_USER || d->kind == DSO_VDSO);
 	d->next = st->buckets[k];
 	st->buckets[k] = d;
@@ -436,6 +440,20 @@ static void load_elf_object(struct dso *d)
 	struct elf_handle syms = { .fd = -1 }, runtime = { .fd = -1 };
 	int have_syms = 0, have_runtime = 0;
 
+	if (!d->build_id_size && d->kind == DSO_USER) {
+		/* Like perf: with no recorded build-id, take the one of the file on disk, so
+		 * /usr/lib/debug/.build-id and the cache can still be searched. */
+		char *ondisk = fmt("%s%s", d->store->opts.root_dir ? d->store->opts.root_dir : "",
+				   d->path);
+		struct elf_handle h;
+		if (is_regular_file(ondisk) && elf_handle_open(&h, ondisk) == 0) {
+			int n = elf_handle_build_id(&h, d->build_id, sizeof(d->build_id));
+			if (n > 0)
+				d->build_id_size = (size_t)n;
+			elf_handle_close(&h);
+		}
+		free(ondisk);
+	}
 	list_candidates(d, &c);
 	if (d->kind == DSO_VDSO) {
 		const char *own = own_vdso_file(d->store);

@@ -46,7 +46,12 @@ static void push_symbol(struct symbol_table *t, uint64_t start, uint64_t size, i
 	s->pub.start = start;
 	/* perf: a symbol of size 0 has end == start until the end fix-up */
 	s->pub.end = size ? start + size : start;
-	s->order = (uint32_t)t->nr;
+	s->order = t->next_order++;
+	if (t->perf_tree) {
+		if (s->order == 0)
+			prb_init(&t->tree);
+		prb_insert(&t->tree, s->order, start);
+	}
 	s->binding = (uint8_t)binding;
 	t->nr++;
 }
@@ -150,8 +155,14 @@ static void drop_aliases(struct symbol_table *t)
 		if (out && t->syms[out - 1].pub.start == t->syms[i].pub.start) {
 			finalize_name(t, &t->syms[out - 1]);
 			finalize_name(t, &t->syms[i]);
-			if (!prefer_first(&t->syms[out - 1], &t->syms[i]))
+			/* same erase sequence as perf's in-order walk */
+			if (!prefer_first(&t->syms[out - 1], &t->syms[i])) {
+				if (t->perf_tree)
+					prb_erase(&t->tree, t->syms[out - 1].order);
 				t->syms[out - 1] = t->syms[i];
+			} else if (t->perf_tree) {
+				prb_erase(&t->tree, t->syms[i].order);
+			}
 			continue;
 		}
 		t->syms[out++] = t->syms[i];
@@ -159,11 +170,34 @@ static void drop_aliases(struct symbol_table *t)
 	t->nr = out;
 }
 
+/* Overlaps make the answer depend on perf's tree shape: keep a map from insertion
+ * number to array index for the tree walk. */
+static void note_overlaps(struct symbol_table *t)
+{
+	uint64_t reach = 0;
+
+	t->overlapping = 0;
+	for (size_t i = 0; i < t->nr; i++) {
+		if (i && t->syms[i].pub.start < reach)
+			t->overlapping = 1;
+		if (t->syms[i].pub.end > reach)
+			reach = t->syms[i].pub.end;
+	}
+	free(t->pos_of_order);
+	t->pos_of_order = NULL;
+	if (!t->overlapping || !t->perf_tree)
+		return;
+	t->pos_of_order = xcalloc(t->next_order ? t->next_order : 1, sizeof(*t->pos_of_order));
+	for (size_t i = 0; i < t->nr; i++)
+		t->pos_of_order[t->syms[i].order] = (uint32_t)i;
+}
+
 void symbol_table_finish(struct symbol_table *t, int is_kallsyms)
 {
 	qsort(t->syms, t->nr, sizeof(*t->syms), cmp_start);
 	fix_ends(t, is_kallsyms);
 	drop_aliases(t);
+	note_overlaps(t);
 	if (t->nr < t->cap) {
 		t->cap = t->nr ? t->nr : 1;
 		t->syms = xrealloc(t->syms, t->cap * sizeof(*t->syms));
@@ -173,6 +207,7 @@ void symbol_table_finish(struct symbol_table *t, int is_kallsyms)
 void symbol_table_resort(struct symbol_table *t)
 {
 	qsort(t->syms, t->nr, sizeof(*t->syms), cmp_start);
+	note_overlaps(t);
 }
 
 static int covers(const struct table_symbol *s, uint64_t addr)
@@ -181,9 +216,33 @@ static int covers(const struct table_symbol *s, uint64_t addr)
 	return addr >= s->pub.start && (addr < s->pub.end || addr == s->pub.start);
 }
 
+/* perf's symbols__find: the first symbol on the search path that covers ADDR. */
+static struct table_symbol *tree_find(struct symbol_table *t, uint64_t addr)
+{
+	uint32_t n = t->tree.root;
+
+	while (n != PRB_NIL) {
+		struct table_symbol *s = &t->syms[t->pos_of_order[n]];
+		if (addr < s->pub.start)
+			n = t->tree.left[n];
+		else if (!covers(s, addr))
+			n = t->tree.right[n];
+		else
+			return s;
+	}
+	return NULL;
+}
+
 const struct dso_symbol *symbol_table_find(struct symbol_table *t, uint64_t addr)
 {
 	size_t lo = 0, hi = t->nr;
+
+	if (t->pos_of_order) {
+		struct table_symbol *s = tree_find(t, addr);
+		if (s)
+			finalize_name(t, s);
+		return s ? &s->pub : NULL;
+	}
 
 	/* first symbol with start > addr */
 	while (lo < hi) {
@@ -210,5 +269,8 @@ void symbol_table_release(struct symbol_table *t)
 		free(t->names[i]);
 	free(t->names);
 	free(t->syms);
+	free(t->pos_of_order);
+	if (t->perf_tree && t->next_order)
+		prb_release(&t->tree);
 	memset(t, 0, sizeof(*t));
 }

@@ -10,11 +10,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "symbol/perf_rbtree.h"
 #include "symbol/symbol_store.h"
 
 struct table_symbol {
 	struct dso_symbol pub;  /* name, start, end as handed out */
-	uint32_t order;         /* insertion order: ties keep the earlier symbol */
+	uint32_t order;         /* insertion number: ties keep the earlier symbol */
 	uint8_t binding;        /* STB_LOCAL, STB_GLOBAL, STB_WEAK */
 	uint8_t kallsyms_module;/* kallsyms line carried a [module] tag */
 	uint8_t name_final;     /* name is demangled (or needs no demangling) */
@@ -26,6 +27,13 @@ struct symbol_table {
 	char **names;           /* owned name strings, freed with the table */
 	size_t nr_names, cap_names;
 	int demangle;           /* demangle names (lazily: only aliases and hits) */
+	uint32_t next_order;
+	/* perf_tree: mirror perf's rbtree (set before adding, for ELF tables) so that
+	 * lookups among overlapping symbols answer as perf does. */
+	int perf_tree;
+	struct perf_rbtree tree;
+	int overlapping;        /* some symbol reaches past the next one's start */
+	uint32_t *pos_of_order; /* order -> index in syms, when overlapping */
 };
 
 /* Takes a copy of NAME; SIZE 0 means "ends at the next symbol". */
