@@ -1,0 +1,377 @@
+/* cmd_grind.c - `tephra grind`: run a program under Valgrind with our tool
+ * (tephragrind, built from grind/) and write folded stacks plus a flame graph.
+ *
+ * The tool is not installed into Valgrind's own directory: the launcher points
+ * VALGRIND_LIB at a directory holding our tool beside links to the stock preload
+ * objects (build/grind/lib, found next to this binary or via TEPHRA_GRIND_LIB) and
+ * runs the system's /usr/bin/valgrind.  A tool only works with the core it was linked
+ * with, so the installed Valgrind's version is checked against the one built against. */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "base/error.h"
+#include "render/flame_svg.h"
+#include "render/flame_tree.h"
+#include "render/folded_reader.h"
+
+#include "commands.h"
+
+#define TOOL_NAME "tephragrind"
+
+struct grind_args {
+	const char *folded;      /* -o */
+	const char *svg;         /* --svg, NULL with --no-svg */
+	const char *valgrind;    /* --valgrind */
+	char **tool_opts;        /* options handed to the tool / valgrind */
+	size_t ntool_opts;
+	int quiet;
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"usage: tephra grind [options] [--] PROGRAM [ARGS...]\n"
+"Runs PROGRAM under Valgrind, counting every guest instruction against its full call\n"
+"path; writes folded stacks and a flame graph.\n\n"
+"  -o, --output=FILE       folded stacks [grind.folded]; a forked child writes FILE.PID\n"
+"      --svg=FILE          flame graph [grind.svg]\n"
+"      --no-svg            write only the folded stacks\n"
+"      --skip-obj=PATTERN  functions of objects matching PATTERN (glob on path or base\n"
+"                          name) are not frames: their instructions go to their\n"
+"                          nearest caller (repeatable)\n"
+"      --start=on|off      count from the start, or from a start client request\n"
+"                          (CALLGRIND_START_INSTRUMENTATION or TEPHRA_GRIND_START) [on]\n"
+"      --collect-atstart=yes|no  charge counts from the start [yes]\n"
+"      --tail-calls=replace|nest  a tail call replaces its caller's frame, or nests\n"
+"                          under it as callgrind shows it [replace]\n"
+"      --keep-cold         keep foo.cold as its own frame\n"
+"      --show-below-main   keep _start, __libc_start_main, start_thread... frames\n"
+"      --obj-prefix        name frames \"object:function\"\n"
+"      --show-plt          keep PLT stubs and the lazy resolver as frames\n"
+"      --valgrind-opt=OPT  pass OPT to valgrind (repeatable)\n"
+"      --valgrind=PATH     the valgrind launcher [valgrind]\n"
+"  -q, --quiet             no summary on stderr\n"
+"Environment: TEPHRA_GRIND_LIB overrides the directory holding the tool.\n");
+}
+
+static void add_tool_opt(struct grind_args *a, const char *fmt, const char *val)
+{
+	char *s;
+	if (asprintf(&s, fmt, val) < 0) {
+		perror("tephra grind");
+		exit(1);
+	}
+	a->tool_opts = realloc(a->tool_opts, (a->ntool_opts + 1) * sizeof(*a->tool_opts));
+	if (!a->tool_opts) {
+		perror("tephra grind");
+		exit(1);
+	}
+	a->tool_opts[a->ntool_opts++] = s;
+}
+
+/* OUT = A "/" B; -1 when it does not fit in CAP bytes. */
+static int path_join(char *out, size_t cap, const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	if (la + 1 + lb + 1 > cap)
+		return -1;
+	memcpy(out, a, la);
+	out[la] = '/';
+	memcpy(out + la + 1, b, lb + 1);
+	return 0;
+}
+
+static int is_dir_with_tool(const char *dir)
+{
+	char path[PATH_MAX];
+	struct stat st;
+	return path_join(path, sizeof(path), dir, "VERSION") == 0 && stat(path, &st) == 0;
+}
+
+/* The tool directory: $TEPHRA_GRIND_LIB, else grind/lib beside the tephra binary. */
+static int find_lib_dir(char *out, size_t cap, struct tephra_error *err)
+{
+	const char *env = getenv("TEPHRA_GRIND_LIB");
+	if (env && *env) {
+		if (!is_dir_with_tool(env)) {
+			tephra_error_set(err, "TEPHRA_GRIND_LIB=%s holds no tephragrind build "
+					 "(no VERSION file)", env);
+			return -1;
+		}
+		snprintf(out, cap, "%s", env);
+		return 0;
+	}
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n <= 0) {
+		tephra_error_set(err, "/proc/self/exe: %s", strerror(errno));
+		return -1;
+	}
+	exe[n] = 0;
+	char *slash = strrchr(exe, '/');
+	if (slash)
+		*slash = 0;
+	if (path_join(out, cap, exe, "grind/lib") != 0 || !is_dir_with_tool(out)) {
+		tephra_error_set(err, "%s: no tephragrind build here (run make, or set "
+				 "TEPHRA_GRIND_LIB)", out);
+		return -1;
+	}
+	return 0;
+}
+
+static int read_first_line(const char *path, char *buf, size_t cap)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return -1;
+	int ok = fgets(buf, (int)cap, f) != NULL;
+	fclose(f);
+	if (!ok)
+		return -1;
+	buf[strcspn(buf, "\r\n")] = 0;
+	return 0;
+}
+
+/* The tool links the core of the Valgrind it was built against; another version's
+ * launcher would load it with an incompatible core layout. */
+static int check_version(const char *libdir, const char *valgrind, struct tephra_error *err)
+{
+	char path[PATH_MAX], built[128], have[128] = "";
+	char cmd[PATH_MAX + 64];
+	if (path_join(path, sizeof(path), libdir, "VERSION") != 0 ||
+	    read_first_line(path, built, sizeof(built)) != 0) {
+		tephra_error_set(err, "%s: cannot read the Valgrind version the tool was built "
+				 "against", path);
+		return -1;
+	}
+	snprintf(cmd, sizeof(cmd), "'%s' --version 2>/dev/null", valgrind);
+	FILE *p = popen(cmd, "r");
+	if (p) {
+		if (!fgets(have, sizeof(have), p))
+			have[0] = 0;
+		pclose(p);
+	}
+	have[strcspn(have, "\r\n")] = 0;
+	if (!have[0]) {
+		tephra_error_set(err, "cannot run '%s --version': is Valgrind installed?", valgrind);
+		return -1;
+	}
+	if (strcmp(have, built) != 0) {
+		tephra_error_set(err, "the installed Valgrind is %s but the tool in %s was built "
+				 "against %s; rebuild tephra (make) against the installed Valgrind",
+				 have, libdir, built);
+		return -1;
+	}
+	return 0;
+}
+
+static int run_valgrind(const struct grind_args *a, const char *libdir, const char *folded_abs,
+			int argc, char **argv)
+{
+	size_t n = 0, cap = a->ntool_opts + (size_t)argc + 8;
+	char **av = calloc(cap, sizeof(*av));
+	char *out_opt, *tool_opt;
+	if (!av || asprintf(&out_opt, "--out=%s", folded_abs) < 0 ||
+	    asprintf(&tool_opt, "--tool=%s", TOOL_NAME) < 0) {
+		perror("tephra grind");
+		return -1;
+	}
+	av[n++] = (char *)a->valgrind;
+	av[n++] = tool_opt;
+	av[n++] = "-q";
+	av[n++] = out_opt;
+	for (size_t i = 0; i < a->ntool_opts; i++)
+		av[n++] = a->tool_opts[i];
+	av[n++] = "--";
+	for (int i = 0; i < argc; i++)
+		av[n++] = argv[i];
+	av[n] = NULL;
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid < 0) {
+		perror("tephra grind: fork");
+		return -1;
+	}
+	if (pid == 0) {
+		setenv("VALGRIND_LIB", libdir, 1);
+		execvp(av[0], av);
+		fprintf(stderr, "tephra grind: cannot run %s: %s\n", av[0], strerror(errno));
+		_exit(127);
+	}
+	int status;
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR) {
+			perror("tephra grind: waitpid");
+			return -1;
+		}
+	free(av);
+	free(out_opt);
+	free(tool_opt);
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	return 128 + WTERMSIG(status);
+}
+
+static int render_svg(const char *folded, const char *svg, const char *title)
+{
+	struct tephra_error err = { { 0 } };
+	FILE *in = fopen(folded, "r");
+	if (!in) {
+		fprintf(stderr, "tephra grind: %s: %s\n", folded, strerror(errno));
+		return -1;
+	}
+	struct flame_tree *t = flame_tree_new(0);
+	struct folded_opts fo = { 0 };
+	struct folded_stats fs = { 0 };
+	int rc = folded_read(in, folded, t, &fo, &fs, &err);
+	fclose(in);
+	if (rc == 0) {
+		flame_tree_finish(t);
+		struct flame_svg_opts so;
+		flame_svg_opts_init(&so);
+		so.title = title;
+		so.countname = "instructions";
+		FILE *out = fopen(svg, "w");
+		if (!out) {
+			tephra_error_set(&err, "%s: %s", svg, strerror(errno));
+			rc = -1;
+		} else {
+			rc = flame_svg_write(out, svg, t, &so, &err);
+			if (fclose(out) != 0 && rc == 0) {
+				tephra_error_set(&err, "%s: %s", svg, strerror(errno));
+				rc = -1;
+			}
+		}
+	}
+	flame_tree_free(t);
+	if (rc != 0)
+		fprintf(stderr, "tephra grind: %s\n", err.msg);
+	return rc;
+}
+
+enum { OPT_SVG = 1, OPT_NO_SVG, OPT_SKIP, OPT_START, OPT_COLLECT, OPT_TAIL, OPT_KEEP_COLD,
+       OPT_BELOW_MAIN, OPT_OBJ_PREFIX, OPT_SHOW_PLT, OPT_VG_OPT, OPT_VALGRIND };
+
+int cmd_grind(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "svg", required_argument, NULL, OPT_SVG },
+		{ "no-svg", no_argument, NULL, OPT_NO_SVG },
+		{ "skip-obj", required_argument, NULL, OPT_SKIP },
+		{ "start", required_argument, NULL, OPT_START },
+		{ "collect-atstart", required_argument, NULL, OPT_COLLECT },
+		{ "tail-calls", required_argument, NULL, OPT_TAIL },
+		{ "keep-cold", no_argument, NULL, OPT_KEEP_COLD },
+		{ "show-below-main", no_argument, NULL, OPT_BELOW_MAIN },
+		{ "obj-prefix", no_argument, NULL, OPT_OBJ_PREFIX },
+		{ "show-plt", no_argument, NULL, OPT_SHOW_PLT },
+		{ "valgrind-opt", required_argument, NULL, OPT_VG_OPT },
+		{ "valgrind", required_argument, NULL, OPT_VALGRIND },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	struct grind_args a = { .folded = "grind.folded", .svg = "grind.svg",
+				.valgrind = "valgrind" };
+	int c;
+	optind = 1;
+	/* '+': stop at the program's name, its options are its own. */
+	while ((c = getopt_long(argc, argv, "+o:qh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'o': a.folded = optarg; break;
+		case OPT_SVG: a.svg = optarg; break;
+		case OPT_NO_SVG: a.svg = NULL; break;
+		case OPT_SKIP: add_tool_opt(&a, "--skip-obj=%s", optarg); break;
+		case OPT_START:
+			if (strcmp(optarg, "on") && strcmp(optarg, "off")) {
+				fprintf(stderr, "tephra grind: --start takes on or off, not '%s'\n", optarg);
+				return 2;
+			}
+			add_tool_opt(&a, "--start=%s", optarg);
+			break;
+		case OPT_COLLECT:
+			if (strcmp(optarg, "yes") && strcmp(optarg, "no")) {
+				fprintf(stderr, "tephra grind: --collect-atstart takes yes or no, not '%s'\n", optarg);
+				return 2;
+			}
+			add_tool_opt(&a, "--collect-atstart=%s", optarg);
+			break;
+		case OPT_TAIL:
+			if (strcmp(optarg, "replace") && strcmp(optarg, "nest")) {
+				fprintf(stderr, "tephra grind: --tail-calls takes replace or nest, not '%s'\n", optarg);
+				return 2;
+			}
+			add_tool_opt(&a, "--tail-calls=%s", optarg);
+			break;
+		case OPT_KEEP_COLD: add_tool_opt(&a, "%s", "--keep-cold=yes"); break;
+		case OPT_BELOW_MAIN: add_tool_opt(&a, "%s", "--show-below-main=yes"); break;
+		case OPT_OBJ_PREFIX: add_tool_opt(&a, "%s", "--obj-prefix=yes"); break;
+		case OPT_SHOW_PLT: add_tool_opt(&a, "%s", "--show-plt=yes"); break;
+		case OPT_VG_OPT: add_tool_opt(&a, "%s", optarg); break;
+		case OPT_VALGRIND: a.valgrind = optarg; break;
+		case 'q': a.quiet = 1; break;
+		case 'h': usage(stdout); return 0;
+		default: usage(stderr); return 2;
+		}
+	}
+	if (optind >= argc) {
+		fprintf(stderr, "tephra grind: no program to run\n");
+		usage(stderr);
+		return 2;
+	}
+	if (a.quiet)
+		add_tool_opt(&a, "%s", "--summary=no");
+
+	struct tephra_error err = { { 0 } };
+	char libdir[PATH_MAX];
+	if (find_lib_dir(libdir, sizeof(libdir), &err) != 0 ||
+	    check_version(libdir, a.valgrind, &err) != 0) {
+		fprintf(stderr, "tephra grind: %s\n", err.msg);
+		return 1;
+	}
+	/* The tool resolves a relative name against the program's working directory,
+	 * which is ours: make it absolute so a program that chdir()s changes nothing. */
+	char folded_abs[PATH_MAX];
+	if (a.folded[0] == '/') {
+		snprintf(folded_abs, sizeof(folded_abs), "%s", a.folded);
+	} else {
+		char cwd[PATH_MAX];
+		if (!getcwd(cwd, sizeof(cwd))) {
+			perror("tephra grind: getcwd");
+			return 1;
+		}
+		if (path_join(folded_abs, sizeof(folded_abs), cwd, a.folded) != 0) {
+			fprintf(stderr, "tephra grind: %s: path too long\n", a.folded);
+			return 1;
+		}
+	}
+	unlink(folded_abs);
+	int rc = run_valgrind(&a, libdir, folded_abs, argc - optind, argv + optind);
+	if (rc < 0)
+		return 1;
+	struct stat st;
+	if (stat(folded_abs, &st) != 0) {
+		fprintf(stderr, "tephra grind: %s was not written (the program or Valgrind "
+			"failed, exit status %d)\n", a.folded, rc);
+		return rc ? rc : 1;
+	}
+	if (a.svg) {
+		char title[512];
+		snprintf(title, sizeof(title), "tephra grind: %s", argv[optind]);
+		if (render_svg(folded_abs, a.svg, title) != 0)
+			return rc ? rc : 1;
+	}
+	for (size_t i = 0; i < a.ntool_opts; i++)
+		free(a.tool_opts[i]);
+	free(a.tool_opts);
+	/* The program's exit status is ours, as under valgrind itself. */
+	return rc;
+}

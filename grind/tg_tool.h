@@ -1,0 +1,124 @@
+/* tg_tool.h - state shared by the files of tephragrind, the Valgrind tool behind
+ * `tephra grind`.
+ *
+ * The tool runs inside Valgrind with no libc: only the pub_tool_* API.  Valgrind calls
+ * the tool through plain function pointers with no context argument, and the
+ * instrumented guest code reads and writes counters at fixed addresses, so the tool's
+ * state is one explicit object, `tg` (defined in tg_main.c), rather than scattered
+ * globals.  Nothing else is global. */
+#ifndef TEPHRA_GRIND_TG_TOOL_H
+#define TEPHRA_GRIND_TG_TOOL_H
+
+#include "pub_tool_basics.h"
+#include "pub_tool_tooliface.h"
+#include "pub_tool_threadstate.h"
+
+#include "callstack/callstack.h"
+
+/* Values of tg.cur_fn that are never a function id: the instrumented code compares
+ * tg.cur_fn with the id of the function a block belongs to and calls the transfer
+ * helper on a mismatch, so each of these forces the helper at the next block entry. */
+#define TG_CUR_CALL    0xfffffffffffffff1ULL /* last block ended with a call */
+#define TG_CUR_RET     0xfffffffffffffff2ULL /* last block ended with a return */
+#define TG_CUR_RECHECK 0xfffffffffffffff3ULL /* stack empty, signal, thread switch... */
+#define TG_FID_UNKNOWN 0xfffffffffffffff4ULL /* block in code with no symbol */
+
+/* Frame SP of the outermost frame of a seeded stack: never popped by a return. */
+#define TG_SP_OUTERMOST (~0ULL - 1)
+
+enum tg_tail_mode { TG_TAIL_REPLACE, TG_TAIL_NEST };
+
+struct tg_options {
+	const HChar *out;          /* folded output file (may hold %p, %q{VAR}) */
+	Bool start_on;             /* instrument from the start (--start=on) */
+	Bool collect_on;           /* --collect-atstart */
+	enum tg_tail_mode tail;    /* --tail-calls= */
+	Bool keep_cold;            /* --keep-cold: foo.cold stays its own frame */
+	Bool show_below_main;      /* --show-below-main */
+	Bool obj_prefix;           /* --obj-prefix: frames as "libc.so.6:memcpy" */
+	Bool show_plt;             /* --show-plt: keep PLT stubs and the lazy resolver */
+	Bool summary;              /* --summary: one line on stderr at the end */
+	HChar **skip_objs;         /* --skip-obj patterns (NULL-terminated growable) */
+	UInt n_skip_objs;
+};
+
+/* Per-thread state.  Valgrind reuses thread ids, so a finished thread's stack moves to
+ * the retired list and keeps its counts until the output is written. */
+struct tg_thread {
+	struct callstack *cs;
+	/* A signal is being delivered: the next block entered is its handler. */
+	Bool signal_pending;
+	Int signal_no;
+	ULong signal_sp;
+	Bool signal_alt;
+	/* Handlers in progress, innermost last: stack depth of the handler's frame and
+	 * its SP at entry, so its return to the signal trampoline is recognised (the
+	 * trampoline then runs as part of the handler until rt_sigreturn). */
+	UInt nsig;
+	UInt sig_depth[32];
+	ULong sig_entry_sp[32];
+	Bool sig_returned[32];
+	Bool sig_alt[32];
+};
+
+struct tg_retired {
+	struct callstack *cs;
+	struct tg_retired *next;
+};
+
+struct tg_stats {
+	ULong underflows_repaired; /* returns past the bottom, repaired by an unwind */
+	ULong frames_seeded;       /* frames pushed from native unwinds */
+	ULong seeds;               /* native unwinds done */
+	ULong dumps;               /* dumps written (DUMP_STATS) */
+};
+
+struct tg_state {
+	/* Read and written by instrumented code: keep these first and simple. */
+	ULong icount;   /* guest instructions executed in instrumented code */
+	ULong cur_fn;   /* function id of the running thread's top frame, or TG_CUR_* */
+
+	ULong charged_upto; /* icount already charged to a node */
+	Bool instrumenting; /* blocks get instrumented (START/STOP_INSTRUMENTATION) */
+	Bool collecting;    /* counts are charged (TOGGLE_COLLECT) */
+	ThreadId running;   /* thread whose stack counts are charged to (0 = none) */
+	struct tg_options opt;
+	struct tg_thread *threads; /* VG_N_THREADS entries, indexed by ThreadId */
+	struct tg_retired *retired;
+	struct cs_host host;
+	struct cs_options cs_opts;
+	struct tg_stats stats;
+	Bool forked_child;
+	HChar *out_path;    /* resolved at start (the file name is fixed then) */
+};
+
+extern struct tg_state tg;
+
+/* tg_main.c */
+void tg_add_skip_obj(const HChar *pattern);
+struct callstack *tg_new_callstack(void);
+
+/* tg_transfer.c: the helper called by instrumented code on a function change. */
+void tg_charge(void);
+VG_REGPARM(3) void tg_on_block_entry(ULong fid, Addr pc, Addr sp);
+void tg_thread_switch(ThreadId tid);
+void tg_signal_deliver(ThreadId tid, Int sigNo, Bool alt_stack);
+void tg_signal_return(ThreadId tid, Int sigNo);
+void tg_seed_from_unwind(ThreadId tid);
+void tg_refresh_cur_fn(void);
+
+/* tg_instrument.c */
+IRSB *tg_instrument(VgCallbackClosure *closure, IRSB *sb_in, const VexGuestLayout *layout,
+		    const VexGuestExtents *vge, const VexArchInfo *archinfo_host,
+		    IRType gWordTy, IRType hWordTy);
+
+/* tg_requests.c */
+Bool tg_client_request(ThreadId tid, UWord *args, UWord *ret);
+void tg_start_instrumentation(ThreadId tid);
+void tg_stop_instrumentation(void);
+void tg_zero_counts(void);
+
+/* tg_output.c */
+void tg_write_output(const HChar *path);
+
+#endif

@@ -1,0 +1,240 @@
+/* tg_transfer.c - turns what the instrumented code observed into call-stack transfers.
+ *
+ * Instrumented blocks count instructions into tg.icount and, at their first
+ * instruction, compare tg.cur_fn with the id of their own function.  Only on a
+ * mismatch is tg_on_block_entry called: after a call or a return (the block that ended
+ * with one stored TG_CUR_CALL / TG_CUR_RET into tg.cur_fn), after a jump into another
+ * function (tail call, longjmp, exception landing pad, PLT stub to its target), when a
+ * signal handler starts, or when the running thread changed.  Blocks that stay inside
+ * one function cost a load and a compare, nothing more.
+ *
+ * The shadow stack itself is src/callstack (matched by stack pointer, as on x86 a
+ * return leaves SP just above the slot its call pushed); this file feeds it and
+ * repairs what only a Valgrind host can repair (native unwinds, signal frames). */
+#include "pub_tool_basics.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_machine.h"
+#include "pub_tool_mallocfree.h"
+#include "pub_tool_stacktrace.h"
+#include "pub_tool_threadstate.h"
+
+#include "tg_funcs.h"
+#include "tg_tool.h"
+
+/* Deepest native unwind used to seed a stack. */
+#define TG_SEED_MAX 20000
+
+static struct tg_thread *thread_of(ThreadId tid)
+{
+	struct tg_thread *t = &tg.threads[tid];
+	if (!t->cs)
+		t->cs = tg_new_callstack();
+	return t;
+}
+
+/* Adds the instructions counted since the last charge to the running thread's
+ * current path.  Called before every change of path, so each instruction is charged
+ * to the path in force when it ran. */
+void tg_charge(void)
+{
+	ULong n = tg.icount - tg.charged_upto;
+	tg.charged_upto = tg.icount;
+	if (!n || !tg.collecting || tg.running == 0)
+		return;
+	struct tg_thread *t = thread_of(tg.running);
+	if (t->cs)
+		*cs_counter(t->cs) += n;
+}
+
+void tg_refresh_cur_fn(void)
+{
+	tg.cur_fn = TG_CUR_RECHECK;
+	if (tg.running == 0)
+		return;
+	struct tg_thread *t = &tg.threads[tg.running];
+	if (!t->cs || t->signal_pending || (t->nsig && t->sig_returned[t->nsig - 1]))
+		return;
+	const struct cs_node *top = cs_current(t->cs);
+	if (top->kind == CS_NODE_FUNC)
+		tg.cur_fn = top->func;
+}
+
+/* Pushes the thread's current native stack (Valgrind's CFI/frame-pointer unwinder)
+ * onto its empty shadow stack, root first.  Each frame gets the SP its caller will
+ * have after it returns, so later returns pop the right frames. */
+void tg_seed_from_unwind(ThreadId tid)
+{
+	struct tg_thread *t = thread_of(tid);
+	if (!t->cs)
+		return;
+	Addr *ips = VG_(malloc)("tg.seed.ips", TG_SEED_MAX * sizeof(Addr));
+	Addr *sps = VG_(malloc)("tg.seed.sps", TG_SEED_MAX * sizeof(Addr));
+	UInt n = VG_(get_StackTrace)(tid, ips, TG_SEED_MAX, sps, NULL, 0);
+	/* An unwind that ends on a null or garbage return address gives no frame. */
+	while (n > 1 && !tg_func_at(ips[n - 1]) && ips[n - 1] < 4096)
+		n--;
+	struct cs_seed_frame *fr = VG_(calloc)("tg.seed.frames", n ? n : 1, sizeof(*fr));
+	for (UInt k = 0; k < n; k++) {
+		UInt i = n - 1 - k; /* root first */
+		fr[k].func_addr = ips[i];
+		fr[k].callsite = 0;
+		fr[k].retaddr = CS_NO_RETADDR;
+		fr[k].sp = (i == n - 1) ? TG_SP_OUTERMOST : sps[i + 1];
+	}
+	/* The first frame of the process (the dynamic linker's entry, often without a
+	 * symbol) is below main like _start. */
+	if (tg.stats.seeds == 0 && tg.opt.start_on && n > 0) {
+		struct tg_func *entry = tg_func_at(ips[n - 1]);
+		if (entry)
+			entry->flags |= TG_FN_BELOW_MAIN;
+	}
+	cs_seed(t->cs, fr, n);
+	tg.stats.frames_seeded += n;
+	tg.stats.seeds++;
+	VG_(free)(fr);
+	VG_(free)(ips);
+	VG_(free)(sps);
+}
+
+/* Pops every frame (a new start, or a stack that no longer matches the thread). */
+static void clear_stack(struct tg_thread *t)
+{
+	cs_unwind_to_sp(t->cs, ~0ULL);
+	t->nsig = 0;
+}
+
+/* Signal frames popped by a longjmp out of a handler end their handler records. */
+static void drop_stale_signals(struct tg_thread *t)
+{
+	while (t->nsig && cs_depth(t->cs) < t->sig_depth[t->nsig - 1])
+		t->nsig--;
+}
+
+static Bool in_altstack_handler(const struct tg_thread *t)
+{
+	return t->nsig > 0 && t->sig_alt[t->nsig - 1];
+}
+
+static void jump_to(struct tg_thread *t, ULong fid, Addr pc, Addr sp)
+{
+	struct callstack *cs = t->cs;
+	/* SP above a frame's call slot: those frames are gone (longjmp, exception
+	 * unwinding).  On an alternate signal stack SP says nothing about the frames of
+	 * the interrupted code, so it is not used there. */
+	if (!in_altstack_handler(t))
+		cs_unwind_to_sp(cs, (ULong)sp + 1);
+	drop_stale_signals(t);
+	if (cs_depth(cs) == 0) {
+		tg_seed_from_unwind(tg.running);
+		return;
+	}
+	const struct cs_node *top = cs_current(cs);
+	if (top->kind == CS_NODE_FUNC && top->func != fid && fid != TG_FID_UNKNOWN)
+		cs_jump(cs, top->func, pc);
+}
+
+static void return_to(struct tg_thread *t, ULong fid, Addr pc, Addr sp)
+{
+	struct callstack *cs = t->cs;
+	if (t->nsig && cs_depth(cs) == t->sig_depth[t->nsig - 1] &&
+	    (ULong)sp > t->sig_entry_sp[t->nsig - 1]) {
+		/* The handler returned into the signal trampoline; rt_sigreturn follows. */
+		t->sig_returned[t->nsig - 1] = True;
+		return;
+	}
+	ULong underflows = cs_get_stats(cs)->underflows;
+	cs_return(cs, pc, sp);
+	if (cs_get_stats(cs)->underflows != underflows) {
+		/* A return with no frame to return to: the stack we kept is not the one
+		 * the thread has.  Outside signal handlers, rebuild it from an unwind. */
+		const struct cs_node *top = cs_current(cs);
+		if (top->kind == CS_NODE_FUNC && top->func == fid)
+			return;
+		if (t->nsig == 0) {
+			clear_stack(t);
+			tg_seed_from_unwind(tg.running);
+			tg.stats.underflows_repaired++;
+			return;
+		}
+	}
+	drop_stale_signals(t);
+	if (cs_depth(cs) == 0) {
+		tg_seed_from_unwind(tg.running);
+		tg.stats.underflows_repaired++;
+		return;
+	}
+	const struct cs_node *top = cs_current(cs);
+	if (top->kind == CS_NODE_FUNC && top->func != fid && fid != TG_FID_UNKNOWN)
+		cs_jump(cs, top->func, pc);
+}
+
+VG_REGPARM(3) void tg_on_block_entry(ULong fid, Addr pc, Addr sp)
+{
+	ULong how = tg.cur_fn;
+	tg_charge();
+	if (tg.running == 0)
+		tg.running = VG_(get_running_tid)();
+	struct tg_thread *t = thread_of(tg.running);
+	if (!t->cs)
+		return;
+	struct callstack *cs = t->cs;
+	if (t->signal_pending) {
+		t->signal_pending = False;
+		cs_signal(cs, t->signal_no, pc, t->signal_sp);
+		if (t->nsig < sizeof(t->sig_depth) / sizeof(t->sig_depth[0])) {
+			t->sig_depth[t->nsig] = cs_depth(cs);
+			t->sig_entry_sp[t->nsig] = sp;
+			t->sig_returned[t->nsig] = False;
+			t->sig_alt[t->nsig] = t->signal_alt;
+			t->nsig++;
+		}
+	} else if (t->nsig && t->sig_returned[t->nsig - 1]) {
+		/* In the signal trampoline: charged to the handler until rt_sigreturn. */
+	} else if (cs_depth(cs) == 0) {
+		tg_seed_from_unwind(tg.running);
+	} else if (how == TG_CUR_CALL) {
+		/* SP now points at the pushed return address: the caller's SP after the
+		 * matching return is one word above. */
+		cs_call(cs, 0, pc, CS_NO_RETADDR, (ULong)sp + sizeof(Addr));
+	} else if (how == TG_CUR_RET) {
+		return_to(t, fid, pc, sp);
+	} else {
+		jump_to(t, fid, pc, sp);
+	}
+	tg_refresh_cur_fn();
+}
+
+void tg_thread_switch(ThreadId tid)
+{
+	tg_charge();
+	tg.running = tid;
+	tg_refresh_cur_fn();
+}
+
+void tg_signal_deliver(ThreadId tid, Int sigNo, Bool alt_stack)
+{
+	if (!tg.instrumenting)
+		return;
+	tg_charge();
+	struct tg_thread *t = thread_of(tid);
+	t->signal_pending = True;
+	t->signal_no = sigNo;
+	t->signal_alt = alt_stack;
+	t->signal_sp = VG_(get_SP)(tid);
+	tg_refresh_cur_fn();
+}
+
+void tg_signal_return(ThreadId tid, Int sigNo)
+{
+	(void)sigNo;
+	tg_charge();
+	struct tg_thread *t = thread_of(tid);
+	if (t->signal_pending) {
+		/* The handler never ran instrumented code. */
+		t->signal_pending = False;
+	} else if (t->nsig && t->cs) {
+		t->nsig--;
+		cs_sigreturn(t->cs);
+	}
+	tg_refresh_cur_fn();
+}
