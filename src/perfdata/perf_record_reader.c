@@ -565,12 +565,13 @@ int perf_reader_open(struct perf_reader **out, const char *path,
 	struct perf_reader *r = xcalloc(1, sizeof(*r));
 
 	*out = NULL;
-	r->path = xstrdup(path);
+	/* Messages name the input; "-" would read oddly there. */
+	r->path = xstrdup(strcmp(path, "-") ? path : "<stdin>");
 	if (opts)
 		r->opts = *opts;
 	r->fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC) : 0;
 	if (r->fd < 0) {
-		tephra_error_at(err, path, -1, "cannot open: %s", strerror(errno));
+		tephra_error_at(err, r->path, -1, "cannot open: %s", strerror(errno));
 		r->fd = -1;
 		goto fail;
 	}
