@@ -117,6 +117,11 @@ size_t machine_nr_objects(const struct machine *m)
 	return m->nr_objects;
 }
 
+const struct map_object *machine_object(const struct machine *m, uint32_t id)
+{
+	return id < m->nr_objects ? m->objects[id] : NULL;
+}
+
 /* --- threads --- */
 
 static struct thread **thread_slot(struct machine *m, int32_t tid)

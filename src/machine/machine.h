@@ -61,8 +61,9 @@ struct thread *machine_findnew_thread(struct machine *m, int32_t pid, int32_t ti
 const struct map_entry *machine_find_map(const struct machine *m, const struct thread *t,
 					 unsigned cpumode, uint64_t addr);
 
-/* Number of distinct map objects so far (their ids are 0..n-1). */
+/* Number of distinct map objects so far (their ids are 0..n-1), and one by id. */
 size_t machine_nr_objects(const struct machine *m);
+const struct map_object *machine_object(const struct machine *m, uint32_t id);
 
 /* Interns a string for the life of the machine. */
 const char *machine_intern(struct machine *m, const char *s);

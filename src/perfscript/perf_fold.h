@@ -25,7 +25,7 @@ enum perf_fold_weight {
 
 struct perf_fold_options {
 	/* Fold only samples of this event (its perf script name, e.g. "cpu-clock:ppp" or
-	 * "cpu-clock"); NULL = the first event that has samples with callchains, as
+	 * "cpu-clock"); NULL = the event of the first sample, as
 	 * stackcollapse-perf.pl picks the first event it sees. */
 	const char *event;
 	enum perf_fold_weight weight;

@@ -1,0 +1,173 @@
+/* cmd_fold.c - `tephra fold`: perf.data → folded stacks, the lines
+ * `perf script | stackcollapse-perf.pl` prints. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "perfscript/perf_fold.h"
+#include "perfscript/perf_session.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: tephra fold [options] [FILE]\n"
+		"Folds the samples of FILE (default ./perf.data; '-' reads a pipe-mode stream from\n"
+		"standard input) into one line per unique stack, 'comm;outer;...;leaf weight',\n"
+		"sorted, as `perf script | stackcollapse-perf.pl` would.\n\n"
+		"  -i, --input FILE       the perf.data file\n"
+		"      --event NAME       fold this event (default: the first one sampled)\n"
+		"      --weight W         period (default: sum of sample periods) or samples\n"
+		"      --pid              root is comm-PID      (stackcollapse-perf.pl --pid)\n"
+		"      --tid              root is comm-PID/TID  (stackcollapse-perf.pl --tid)\n"
+		"      --kernel           kernel frames get _[k]\n"
+		"      --jit              JIT frames (/tmp/perf-PID.map) get _[j]\n"
+		"      --all              --kernel and --jit\n"
+		"      --addrs            unknown frames keep their address: [dso <addr>]\n"
+		"      --only-pid LIST    only samples of these processes  (perf script --pid)\n"
+		"      --only-tid LIST    only samples of these threads    (perf script --tid)\n"
+		"      --comms LIST       only samples of these comms      (perf script --comms)\n"
+		"      --max-stack N      at most N frames per sample (default 127, as perf script)\n");
+}
+
+int cmd_fold(int argc, char **argv)
+{
+	enum { O_EVENT = 256, O_WEIGHT, O_PID, O_TID, O_KERNEL, O_JIT, O_ALL, O_ADDRS, O_INLINE,
+	       O_ONLY_PID, O_ONLY_TID, O_COMMS, O_MAX_STACK };
+	static const struct option opts[] = {
+		{ "input", required_argument, NULL, 'i' },
+		{ "event", required_argument, NULL, O_EVENT },
+		{ "event-filter", required_argument, NULL, O_EVENT },
+		{ "weight", required_argument, NULL, O_WEIGHT },
+		{ "pid", no_argument, NULL, O_PID },
+		{ "tid", no_argument, NULL, O_TID },
+		{ "kernel", no_argument, NULL, O_KERNEL },
+		{ "jit", no_argument, NULL, O_JIT },
+		{ "all", no_argument, NULL, O_ALL },
+		{ "addrs", no_argument, NULL, O_ADDRS },
+		{ "inline", no_argument, NULL, O_INLINE },
+		{ "only-pid", required_argument, NULL, O_ONLY_PID },
+		{ "only-tid", required_argument, NULL, O_ONLY_TID },
+		{ "comms", required_argument, NULL, O_COMMS },
+		{ "max-stack", required_argument, NULL, O_MAX_STACK },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct perf_fold_options o = { 0 };
+	struct tephra_error err = { { 0 } };
+	const char *path = NULL;
+	int32_t *pids = NULL, *tids = NULL;
+	char **comms = NULL;
+	int c, rc = 2;
+	while ((c = getopt_long(argc, argv, "i:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'i':
+			path = optarg;
+			break;
+		case O_EVENT:
+			o.event = optarg;
+			break;
+		case O_WEIGHT:
+			if (!strcmp(optarg, "period"))
+				o.weight = PERF_FOLD_WEIGHT_PERIOD;
+			else if (!strcmp(optarg, "samples"))
+				o.weight = PERF_FOLD_WEIGHT_SAMPLES;
+			else {
+				fprintf(stderr, "tephra fold: --weight is 'period' or 'samples'\n");
+				goto out;
+			}
+			break;
+		case O_PID:
+			if (o.root != FOLD_ROOT_TID)
+				o.root = FOLD_ROOT_PID;
+			break;
+		case O_TID:
+			o.root = FOLD_ROOT_TID;
+			break;
+		case O_KERNEL:
+			o.name_flags |= FOLD_KERNEL;
+			break;
+		case O_JIT:
+			o.name_flags |= FOLD_JIT;
+			break;
+		case O_ALL:
+			o.name_flags |= FOLD_KERNEL | FOLD_JIT;
+			break;
+		case O_ADDRS:
+			o.name_flags |= FOLD_ADDRS;
+			break;
+		case O_INLINE:
+			fprintf(stderr, "tephra fold: --inline is not supported yet\n");
+			goto out;
+		case O_ONLY_PID:
+		case O_ONLY_TID: {
+			int32_t *v;
+			int n = perf_session_parse_ints(optarg, &v);
+			if (n < 0) {
+				fprintf(stderr, "tephra fold: bad number list '%s'\n", optarg);
+				goto out;
+			}
+			if (c == O_ONLY_PID) {
+				free(pids);
+				pids = v;
+				o.pids = v;
+				o.nr_pids = (size_t)n;
+			} else {
+				free(tids);
+				tids = v;
+				o.tids = v;
+				o.nr_tids = (size_t)n;
+			}
+			break;
+		}
+		case O_COMMS:
+			o.nr_comms = perf_session_parse_names(optarg, &comms);
+			o.comms = (const char *const *)comms;
+			break;
+		case O_MAX_STACK:
+			o.max_stack = atoi(optarg);
+			if (o.max_stack <= 0) {
+				fprintf(stderr, "tephra fold: bad --max-stack '%s'\n", optarg);
+				goto out;
+			}
+			break;
+		case 'h':
+			usage(stdout);
+			rc = 0;
+			goto out;
+		default:
+			usage(stderr);
+			goto out;
+		}
+	}
+	if (optind < argc)
+		path = argv[optind++];
+	if (optind < argc) {
+		usage(stderr);
+		goto out;
+	}
+	if (!path)
+		path = "perf.data";
+	o.progress = isatty(2);
+	struct fold_table *t = fold_table_new();
+	rc = 0;
+	if (perf_fold_file(path, &o, t, &err)) {
+		fprintf(stderr, "tephra fold: %s\n", err.msg);
+		rc = 1;
+	}
+	/* what was folded before an error is still printed */
+	if (fold_table_write(t, stdout) || fflush(stdout)) {
+		fprintf(stderr, "tephra fold: writing output failed\n");
+		rc = 1;
+	}
+	fold_table_free(t);
+out:
+	free(pids);
+	free(tids);
+	for (size_t i = 0; comms && i < o.nr_comms; i++)
+		free(comms[i]);
+	free(comms);
+	return rc;
+}
