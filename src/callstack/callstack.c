@@ -12,6 +12,8 @@ struct cs_frame {
 };
 
 #define DEFAULT_MAX_DEPTH 100000u
+/* Frames whose stack pointer is unknown are never popped by stack-pointer matching. */
+#define SP_UNKNOWN UINT64_MAX
 
 struct callstack *cs_new(const struct cs_host *host, const struct cs_options *opts)
 {
@@ -138,7 +140,7 @@ static void underflow_reroot(struct callstack *cs, uint64_t target)
 	cs->stats.underflows++;
 	cs->nframes = 0;
 	set_top(cs);
-	push(cs, CS_NODE_FUNC, func, 0, CS_NO_RETADDR, 0);
+	push(cs, CS_NODE_FUNC, func, 0, CS_NO_RETADDR, SP_UNKNOWN);
 }
 
 static void return_by_retaddr(struct callstack *cs, uint64_t target)
@@ -209,7 +211,7 @@ static void tail_call_to(struct callstack *cs, uint64_t func)
 	cs->stats.tail_calls++;
 	uint32_t n = cs->nframes;
 	if (n == 0 || cs->frames[n - 1].kind != CS_NODE_FUNC) {
-		struct cs_frame *f = push(cs, CS_NODE_FUNC, func, 0, CS_NO_RETADDR, 0);
+		struct cs_frame *f = push(cs, CS_NODE_FUNC, func, 0, CS_NO_RETADDR, SP_UNKNOWN);
 		if (f)
 			f->node->calls++;
 		return;
@@ -272,7 +274,8 @@ void cs_seed(struct callstack *cs, const struct cs_seed_frame *frames, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		int known;
 		uint64_t func = func_id(cs, frames[i].func_addr, &known);
-		push(cs, CS_NODE_FUNC, func, frames[i].callsite, frames[i].retaddr, frames[i].sp);
+		push(cs, CS_NODE_FUNC, func, frames[i].callsite, frames[i].retaddr,
+		     frames[i].sp ? frames[i].sp : SP_UNKNOWN);
 	}
 }
 

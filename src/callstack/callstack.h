@@ -47,6 +47,8 @@
  *                function already in the current chain of nested tail frames pops back
  *                to it (mutual tail recursion never nests).
  *   cs_seed      push frames found by an unwind at attach time, without charging.
+ *                Frames with an unknown SP (seeded with sp 0, or pushed by a tail call
+ *                or underflow on an empty stack) are never popped by SP matching.
  *   cs_signal    push a "[signal N]" pseudo-frame, then the handler's frame above it.
  *   cs_sigreturn pop down to and including the innermost signal frame.
  *

@@ -1,0 +1,96 @@
+/* tephra/trace.h - fold the instruction stream of a RISC-V guest into a call-path
+ * profile, from any emulator or tracer.
+ *
+ * Feed every executed instruction (tephra_trace_step) or, if your emulator knows its
+ * control transfers itself, charge instructions (tephra_trace_charge) and report the
+ * transfers (tephra_trace_transfer).  Calls, returns, tail calls and signal entries are
+ * worked out as tephra's QEMU plugin does (docs/emu.md); the profile is written as folded
+ * stacks ("f1;f2;f3 COUNT", root first, lines sorted bytewise, equal stacks summed).
+ *
+ * Not thread-safe: use one struct tephra_trace per guest thread, or switch threads with
+ * tephra_trace_thread. */
+#ifndef TEPHRA_TRACE_H
+#define TEPHRA_TRACE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct tephra_trace;
+
+enum tephra_sym_binding { TEPHRA_SYM_LOCAL = 0, TEPHRA_SYM_WEAK = 1, TEPHRA_SYM_GLOBAL = 2 };
+
+/* A function symbol of the guest.  SIZE 0: it ends where the next symbol starts. */
+struct tephra_trace_symbol {
+	uint64_t start;
+	uint64_t size;
+	const char *name;
+	int binding; /* enum tephra_sym_binding: aliases prefer global, weak, local */
+};
+
+enum tephra_trace_flags {
+	TEPHRA_TRACE_RAW = 1 << 0,       /* frames are hex addresses: call sites for callers,
+					  * the executing pc for the leaf */
+	TEPHRA_TRACE_NEST_TAIL = 1 << 1, /* tail calls nest under the tail-caller */
+};
+
+struct tephra_trace_options {
+	int xlen;        /* 32 or 64 (0 = 64); c.jal exists only on RV32 */
+	unsigned flags;  /* enum tephra_trace_flags */
+};
+
+/* A tracer over the given function symbols (copied).  OPTS may be NULL.  Returns NULL
+ * only on out-of-memory. */
+struct tephra_trace *tephra_trace_new(const struct tephra_trace_symbol *syms, size_t nsyms,
+				      const struct tephra_trace_options *opts);
+/* A tracer over the function symbols of the guest ELF file PATH (xlen from the file
+ * unless OPTS sets it).  On failure returns NULL and writes a message to ERR. */
+struct tephra_trace *tephra_trace_new_elf(const char *path, const struct tephra_trace_options *opts,
+					  char *err, size_t errlen);
+void tephra_trace_free(struct tephra_trace *t);
+
+/* One executed instruction at PC: INSN_BITS its encoding (low bits first), INSN_LEN 2 or 4
+ * (0: taken from the encoding).  Returns 0, or -1 if the encoding is not a 16/32-bit one
+ * (the instruction is still counted). */
+int tephra_trace_step(struct tephra_trace *t, uint64_t pc, uint32_t insn_bits, unsigned insn_len);
+
+/* Hosts that know their transfers: charge COUNT instructions at PC (the pc matters only
+ * in raw mode) to the current path... */
+void tephra_trace_charge(struct tephra_trace *t, uint64_t pc, uint64_t count);
+
+enum tephra_transfer_kind {
+	TEPHRA_CALL = 0,      /* FROM: the call instruction; returns to FROM + RETLEN */
+	TEPHRA_RETURN = 1,    /* to TO */
+	TEPHRA_JUMP = 2,      /* non-linking: a tail call only between different functions */
+	TEPHRA_TAIL_CALL = 3, /* forced tail call */
+	TEPHRA_SIGNAL = 4,    /* asynchronous entry into the handler TO */
+	TEPHRA_SIGRETURN = 5, /* back from the innermost signal handler */
+};
+/* ...and report each transfer FROM -> TO.  For TEPHRA_CALL, RETLEN is the length of the
+ * call instruction (the return address is FROM + RETLEN); for TEPHRA_SIGNAL it is the
+ * signal number (0 if unknown); ignored otherwise.  Returns 0, -1 for an unknown kind. */
+int tephra_trace_transfer(struct tephra_trace *t, uint64_t from, uint64_t to, int kind,
+			  unsigned retlen);
+
+/* Switch to the guest thread TID (its own stack; created on first use). */
+void tephra_trace_thread(struct tephra_trace *t, uint64_t tid);
+
+/* Writes the folded profile of all threads.  Returns 0, or -1 on a write error. */
+int tephra_trace_write_folded(struct tephra_trace *t, FILE *out);
+
+struct tephra_trace_counts {
+	uint64_t instructions, calls, returns, tail_calls, underflows, nonlocal_pops, signals;
+};
+void tephra_trace_counts(const struct tephra_trace *t, struct tephra_trace_counts *out);
+/* One line "instructions N, calls N, returns N, tail calls N, underflows N, non-local
+ * pops N, signals N" (no newline) into BUF. */
+void tephra_trace_format_counts(const struct tephra_trace_counts *c, char *buf, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

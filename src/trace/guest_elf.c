@@ -1,0 +1,145 @@
+/* guest_elf.c - function symbols and executable bytes of a guest ELF (libelf). */
+#include "trace/guest_elf.h"
+
+#include <fcntl.h>
+#include <gelf.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/xalloc.h"
+
+#ifndef EM_RISCV
+#define EM_RISCV 243
+#endif
+
+static void load_symbols(struct guest_elf *g, Elf *elf)
+{
+	Elf_Scn *scn = NULL, *symtab = NULL, *dynsym = NULL;
+	GElf_Shdr sh;
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		if (!gelf_getshdr(scn, &sh))
+			continue;
+		if (sh.sh_type == SHT_SYMTAB)
+			symtab = scn;
+		else if (sh.sh_type == SHT_DYNSYM)
+			dynsym = scn;
+	}
+	scn = symtab ? symtab : dynsym;
+	if (!scn || !gelf_getshdr(scn, &sh) || sh.sh_entsize == 0)
+		return;
+	Elf_Data *data = elf_getdata(scn, NULL);
+	if (!data)
+		return;
+	size_t n = sh.sh_size / sh.sh_entsize, m = 0;
+	struct guest_sym_in *in = xcalloc(n ? n : 1, sizeof(*in));
+	for (size_t i = 0; i < n; i++) {
+		GElf_Sym s;
+		if (!gelf_getsym(data, (int)i, &s))
+			continue;
+		int type = GELF_ST_TYPE(s.st_info), bind = GELF_ST_BIND(s.st_info);
+		if ((type != STT_FUNC && type != STT_GNU_IFUNC) || s.st_shndx == SHN_UNDEF ||
+		    s.st_shndx >= SHN_LORESERVE)
+			continue;
+		const char *name = elf_strptr(elf, sh.sh_link, s.st_name);
+		if (!name || !*name)
+			continue;
+		GElf_Shdr ssh;
+		Elf_Scn *sscn = elf_getscn(elf, s.st_shndx);
+		uint64_t limit = sscn && gelf_getshdr(sscn, &ssh) ? ssh.sh_addr + ssh.sh_size : 0;
+		in[m++] = (struct guest_sym_in){
+			.start = s.st_value & ~(uint64_t)0, .size = s.st_size, .limit = limit,
+			.name = name,
+			.binding = bind == STB_GLOBAL ? GUEST_GLOBAL : bind == STB_WEAK ? GUEST_WEAK : GUEST_LOCAL,
+		};
+	}
+	guest_syms_build(&g->syms, in, m);
+	free(in);
+}
+
+static int load_segments(struct guest_elf *g, Elf *elf, struct tephra_error *err)
+{
+	size_t phnum;
+	if (elf_getphdrnum(elf, &phnum) != 0) {
+		tephra_error_at(err, g->path, -1, "cannot read program headers: %s", elf_errmsg(-1));
+		return -1;
+	}
+	size_t fsize;
+	char *image = elf_rawfile(elf, &fsize);
+	g->segs = xcalloc(phnum ? phnum : 1, sizeof(*g->segs));
+	for (size_t i = 0; i < phnum; i++) {
+		GElf_Phdr ph;
+		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD || !(ph.p_flags & PF_X))
+			continue;
+		if (!image || ph.p_offset > fsize || ph.p_filesz > fsize - ph.p_offset) {
+			tephra_error_at(err, g->path, (int64_t)ph.p_offset,
+					"executable segment %zu lies outside the file", i);
+			return -1;
+		}
+		struct guest_segment *s = &g->segs[g->nsegs++];
+		s->vaddr = ph.p_vaddr;
+		s->size = ph.p_filesz;
+		s->bytes = xmalloc(ph.p_filesz ? ph.p_filesz : 1);
+		memcpy(s->bytes, image + ph.p_offset, ph.p_filesz);
+	}
+	return 0;
+}
+
+int guest_elf_open(struct guest_elf *g, const char *path, struct tephra_error *err)
+{
+	memset(g, 0, sizeof(*g));
+	g->path = xstrdup(path);
+	elf_version(EV_CURRENT);
+	int fd = open(path, O_RDONLY);
+	if (fd < 0) {
+		tephra_error_at(err, path, -1, "cannot open: %m");
+		guest_elf_close(g);
+		return -1;
+	}
+	Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	int rc = -1;
+	GElf_Ehdr eh;
+	if (!elf || elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &eh)) {
+		tephra_error_at(err, path, 0, "not an ELF file");
+	} else if (eh.e_machine != EM_RISCV) {
+		tephra_error_at(err, path, 0x12, "ELF machine %u is not RISC-V (243)", eh.e_machine);
+	} else {
+		g->xlen = gelf_getclass(elf) == ELFCLASS32 ? 32 : 64;
+		g->entry = eh.e_entry;
+		load_symbols(g, elf);
+		rc = load_segments(g, elf, err);
+	}
+	if (elf)
+		elf_end(elf);
+	close(fd);
+	if (rc != 0)
+		guest_elf_close(g);
+	return rc;
+}
+
+void guest_elf_close(struct guest_elf *g)
+{
+	for (size_t i = 0; i < g->nsegs; i++)
+		free(g->segs[i].bytes);
+	free(g->segs);
+	guest_syms_release(&g->syms);
+	free(g->path);
+	memset(g, 0, sizeof(*g));
+}
+
+int guest_elf_fetch(const struct guest_elf *g, uint64_t pc, uint32_t *bits)
+{
+	for (size_t i = 0; i < g->nsegs; i++) {
+		const struct guest_segment *s = &g->segs[i];
+		if (pc < s->vaddr || pc - s->vaddr >= s->size)
+			continue;
+		uint64_t off = pc - s->vaddr;
+		int avail = s->size - off >= 4 ? 4 : (int)(s->size - off);
+		uint32_t v = 0;
+		for (int k = 0; k < avail; k++)
+			v |= (uint32_t)s->bytes[off + k] << (8 * k);
+		*bits = v;
+		return avail;
+	}
+	return 0;
+}

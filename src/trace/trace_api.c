@@ -1,0 +1,281 @@
+/* trace_api.c - the public C API (include/tephra/trace.h) over rv_tracker + callstack. */
+#include "trace/trace_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/xalloc.h"
+#include "riscv/rv_tracker.h"
+#include "trace/trace_fold.h"
+
+struct trace_thread {
+	uint64_t tid;
+	struct callstack *cs;
+	struct rv_tracker trk;
+};
+
+/* Decoded instructions, direct-mapped by pc: the stream revisits the same code. */
+#define DECODE_SLOTS 8192
+struct decoded {
+	uint64_t pc;
+	uint32_t bits;
+	struct rv_insn insn;
+	uint8_t cross;
+	uint8_t valid;
+};
+
+struct tephra_trace {
+	struct guest_syms syms;
+	struct guest_elf *elf;
+	const struct guest_syms *symp;
+	int xlen;
+	unsigned flags;
+	struct cs_host host;
+	struct cs_options csopts;
+	struct trace_thread *threads;
+	size_t nthreads;
+	size_t cur;
+	struct decoded cache[DECODE_SLOTS];
+};
+
+static void add_thread(struct tephra_trace *t, uint64_t tid)
+{
+	t->threads = xrealloc(t->threads, (t->nthreads + 1) * sizeof(*t->threads));
+	struct trace_thread *th = &t->threads[t->nthreads];
+	memset(th, 0, sizeof(*th));
+	th->tid = tid;
+	th->cs = cs_new(&t->host, &t->csopts);
+	if (!th->cs) {
+		fprintf(stderr, "tephra: out of memory (call stack)\n");
+		abort();
+	}
+	rv_tracker_init(&th->trk, th->cs);
+	t->cur = t->nthreads++;
+}
+
+static struct tephra_trace *trace_alloc(const struct tephra_trace_options *opts)
+{
+	struct tephra_trace *t = calloc(1, sizeof(*t));
+	if (!t)
+		return NULL;
+	t->xlen = opts && opts->xlen ? opts->xlen : 0;
+	t->flags = opts ? opts->flags : 0;
+	t->csopts.match = CS_MATCH_RETADDR;
+	if (t->flags & TEPHRA_TRACE_NEST_TAIL)
+		t->csopts.flags |= CS_OPT_NEST_TAIL;
+	return t;
+}
+
+static void trace_start(struct tephra_trace *t, const struct guest_syms *syms)
+{
+	t->symp = syms;
+	t->host = trace_libc_host(syms);
+	if (!t->xlen)
+		t->xlen = 64;
+	add_thread(t, 0);
+}
+
+struct tephra_trace *tephra_trace_new(const struct tephra_trace_symbol *syms, size_t nsyms,
+				      const struct tephra_trace_options *opts)
+{
+	struct tephra_trace *t = trace_alloc(opts);
+	if (!t)
+		return NULL;
+	struct guest_sym_in *in = xcalloc(nsyms ? nsyms : 1, sizeof(*in));
+	for (size_t i = 0; i < nsyms; i++)
+		in[i] = (struct guest_sym_in){ syms[i].start, syms[i].size, 0, syms[i].name,
+					       syms[i].binding };
+	guest_syms_build(&t->syms, in, nsyms);
+	free(in);
+	trace_start(t, &t->syms);
+	return t;
+}
+
+struct tephra_trace *tephra_trace_new_elf(const char *path, const struct tephra_trace_options *opts,
+					  char *err, size_t errlen)
+{
+	struct tephra_trace *t = trace_alloc(opts);
+	if (!t)
+		return NULL;
+	t->elf = xcalloc(1, sizeof(*t->elf));
+	struct tephra_error e;
+	if (guest_elf_open(t->elf, path, &e) != 0) {
+		if (err && errlen)
+			snprintf(err, errlen, "%s", e.msg);
+		free(t->elf);
+		free(t);
+		return NULL;
+	}
+	if (!t->xlen)
+		t->xlen = t->elf->xlen;
+	trace_start(t, &t->elf->syms);
+	return t;
+}
+
+void tephra_trace_free(struct tephra_trace *t)
+{
+	if (!t)
+		return;
+	for (size_t i = 0; i < t->nthreads; i++)
+		cs_free(t->threads[i].cs);
+	free(t->threads);
+	if (t->elf) {
+		guest_elf_close(t->elf);
+		free(t->elf);
+	}
+	guest_syms_release(&t->syms);
+	free(t);
+}
+
+const struct guest_elf *trace_elf(const struct tephra_trace *t)
+{
+	return t->elf;
+}
+
+static uint8_t cross_of(const struct tephra_trace *t, uint64_t from, uint64_t to)
+{
+	const struct guest_func *a = guest_syms_find(t->symp, from);
+	const struct guest_func *b = guest_syms_find(t->symp, to);
+	return a && b && a != b ? RV_OTHER_FUNC : RV_SAME_FUNC;
+}
+
+static const struct decoded *decode(struct tephra_trace *t, uint64_t pc, uint32_t bits)
+{
+	struct decoded *d = &t->cache[(pc >> 1) & (DECODE_SLOTS - 1)];
+	if (d->valid && d->pc == pc && d->bits == bits)
+		return d;
+	d->pc = pc;
+	d->bits = bits;
+	d->valid = 1;
+	rv_decode(bits, t->xlen, &d->insn);
+	d->cross = RV_SAME_FUNC;
+	if (d->insn.flow == RV_FLOW_JUMP || d->insn.flow == RV_FLOW_BRANCH)
+		d->cross = cross_of(t, pc, pc + (uint64_t)(int64_t)d->insn.imm);
+	return d;
+}
+
+static inline void charge_one(struct tephra_trace *t, struct trace_thread *th, uint64_t pc)
+{
+	if (t->flags & TEPHRA_TRACE_RAW)
+		++*cs_leaf_counter(th->cs, pc);
+	else
+		++*cs_counter(th->cs);
+}
+
+static unsigned step_decoded(struct tephra_trace *t, uint64_t pc, uint32_t bits)
+{
+	struct trace_thread *th = &t->threads[t->cur];
+	if (rv_tracker_must_arrive(&th->trk, pc))
+		rv_tracker_arrive(&th->trk, pc);
+	charge_one(t, th, pc);
+	const struct decoded *d = decode(t, pc, bits);
+	if (d->insn.flow == RV_FLOW_NONE)
+		th->trk.expect = pc + d->insn.len;
+	else
+		rv_tracker_leave(&th->trk, pc, &d->insn, d->cross);
+	return d->insn.len;
+}
+
+int tephra_trace_step(struct tephra_trace *t, uint64_t pc, uint32_t insn_bits, unsigned insn_len)
+{
+	if (insn_len == 2)
+		insn_bits &= 0xffff;
+	unsigned len = step_decoded(t, pc, insn_bits);
+	return len == 2 || len == 4 ? 0 : -1;
+}
+
+unsigned trace_step_pc(struct tephra_trace *t, uint64_t pc)
+{
+	uint32_t bits = 0;
+	int avail = t->elf ? guest_elf_fetch(t->elf, pc, &bits) : 0;
+	if (avail >= 2 && (avail == 4 || rv_insn_len((uint16_t)bits) == 2))
+		return step_decoded(t, pc, bits);
+	/* Unknown code: counted, and it may go anywhere without touching the stack. */
+	struct trace_thread *th = &t->threads[t->cur];
+	if (rv_tracker_must_arrive(&th->trk, pc))
+		rv_tracker_arrive(&th->trk, pc);
+	charge_one(t, th, pc);
+	struct rv_insn any = { 0, RV_FLOW_JUMP_IND, 0, 0, 0 };
+	rv_tracker_leave(&th->trk, pc, &any, RV_SAME_FUNC);
+	return 0;
+}
+
+void tephra_trace_charge(struct tephra_trace *t, uint64_t pc, uint64_t count)
+{
+	struct trace_thread *th = &t->threads[t->cur];
+	if (t->flags & TEPHRA_TRACE_RAW)
+		*cs_leaf_counter(th->cs, pc) += count;
+	else
+		*cs_counter(th->cs) += count;
+}
+
+int tephra_trace_transfer(struct tephra_trace *t, uint64_t from, uint64_t to, int kind,
+			  unsigned retlen)
+{
+	struct callstack *cs = t->threads[t->cur].cs;
+	switch (kind) {
+	case TEPHRA_CALL:
+		cs_call(cs, from, to, from + retlen, 0);
+		return 0;
+	case TEPHRA_RETURN:
+		cs_return(cs, to, 0);
+		return 0;
+	case TEPHRA_JUMP:
+		cs_jump(cs, from, to);
+		return 0;
+	case TEPHRA_TAIL_CALL:
+		cs_tail_call(cs, from, to);
+		return 0;
+	case TEPHRA_SIGNAL:
+		cs_signal(cs, (int)retlen, to, 0);
+		return 0;
+	case TEPHRA_SIGRETURN:
+		cs_sigreturn(cs);
+		return 0;
+	default:
+		return -1;
+	}
+}
+
+void tephra_trace_thread(struct tephra_trace *t, uint64_t tid)
+{
+	for (size_t i = 0; i < t->nthreads; i++) {
+		if (t->threads[i].tid == tid) {
+			t->cur = i;
+			return;
+		}
+	}
+	add_thread(t, tid);
+}
+
+int tephra_trace_write_folded(struct tephra_trace *t, FILE *out)
+{
+	struct fold_table *ft = fold_table_new();
+	for (size_t i = 0; i < t->nthreads; i++)
+		trace_fold_add(ft, t->threads[i].cs, t->symp, !!(t->flags & TEPHRA_TRACE_RAW));
+	int rc = fold_table_write(ft, out);
+	fold_table_free(ft);
+	return rc;
+}
+
+void tephra_trace_counts(const struct tephra_trace *t, struct tephra_trace_counts *out)
+{
+	struct trace_counts c = { 0 };
+	for (size_t i = 0; i < t->nthreads; i++)
+		trace_counts_add(&c, t->threads[i].cs);
+	out->instructions = c.instructions;
+	out->calls = c.calls;
+	out->returns = c.returns;
+	out->tail_calls = c.tail_calls;
+	out->underflows = c.underflows;
+	out->nonlocal_pops = c.nonlocal_pops;
+	out->signals = c.signals;
+}
+
+void tephra_trace_format_counts(const struct tephra_trace_counts *c, char *buf, size_t len)
+{
+	struct trace_counts tc = { c->instructions, c->calls, c->returns, c->tail_calls,
+				   c->underflows, c->nonlocal_pops, c->signals };
+	trace_counts_format(&tc, buf, len);
+}
