@@ -78,7 +78,7 @@ static int parse_line(const char *line, size_t len, struct flame_tree *t,
 	while (end > line && is_space(end[-1]))
 		end--;
 	if (end == line)
-		return 0; /* blank */
+		return 1; /* blank */
 	const char *p = count_before(line, end, &c2);
 	if (!p || p == line || !is_space(p[-1])) {
 		*why = "no count at the end of the line";
@@ -140,7 +140,7 @@ int folded_parse_line(const char *line, size_t len, struct flame_tree *t,
 
 	free(sc.spans);
 	strbuf_release(&sc.stripped);
-	return r;
+	return r > 0 ? 0 : r;
 }
 
 static void note_line(const char *line, size_t len, struct flame_tree *t,
@@ -149,8 +149,10 @@ static void note_line(const char *line, size_t len, struct flame_tree *t,
 {
 	const char *why = NULL;
 
-	if (parse_line(line, len, t, o, &st->two_columns, &why, sc) == 0) {
-		st->lines++;
+	int r = parse_line(line, len, t, o, &st->two_columns, &why, sc);
+
+	if (r >= 0) {
+		st->lines += r == 0;
 		return;
 	}
 	if (!st->bad_lines++) {

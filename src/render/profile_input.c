@@ -6,18 +6,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "base/strbuf.h"
 #include "fold/fold_table.h"
-#include "fold/perf_script_text.h"
 #include "perfscript/perf_fold.h"
-
-/* The perf reader is another module; until it is linked in, perf.data input reports
- * that it is unavailable instead of failing the build. */
-#pragma weak perf_fold_file
-#pragma weak perf_foreach_stack
 
 struct perf_feed {
 	struct flame_tree *t;
@@ -70,59 +63,14 @@ static void feed_time_stack(void *arg, uint64_t time, const char *const *frames,
 	feed_line(f, (double)weight);
 }
 
-/* Without the perf reader linked in, perf.data is folded the classic way: the machine's
- * `perf script` prints it and fold/perf_script_text.c folds that text. */
-static int fold_with_perf_script(const char *path, struct fold_table *table,
-				 const struct profile_input_opts *o, struct tephra_error *err)
-{
-	int fds[2];
-	pid_t pid;
-	int status, rc;
-
-	if (pipe(fds) != 0 || (pid = fork()) < 0) {
-		tephra_error_set(err, "cannot run perf script: %s", strerror(errno));
-		return -1;
-	}
-	if (pid == 0) {
-		dup2(fds[1], 1);
-		close(fds[0]);
-		close(fds[1]);
-		execlp("perf", "perf", "script", "-i", path, (char *)NULL);
-		_exit(127);
-	}
-	close(fds[1]);
-	FILE *in = fdopen(fds[0], "r");
-	struct fold_text_options fo = { o->name_flags, FOLD_ROOT_COMM, NULL, NULL, NULL };
-	rc = in ? fold_perf_script_text(in, "perf script", table, &fo, err) : -1;
-	if (in)
-		fclose(in);
-	else
-		close(fds[0]);
-	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-		if (rc == 0)
-			tephra_error_at(err, path, -1, "perf script failed (exit %d)%s",
-					WIFEXITED(status) ? WEXITSTATUS(status) : -1,
-					WIFEXITED(status) && WEXITSTATUS(status) == 127 ?
-					": is perf installed?" : "");
-		rc = -1;
-	}
-	return rc;
-}
-
 static int load_perf(const char *path, struct flame_tree *t, const struct profile_input_opts *o,
 		     struct profile_stats *st, struct tephra_error *err)
 {
 	struct perf_fold_options po;
 	struct perf_feed feed = { t, NULL, o, STRBUF_INIT, &st->folded };
-	int have_reader = perf_fold_file && perf_foreach_stack;
 	int rc;
 
 	st->is_perf_data = 1;
-	if (o->time_order && !have_reader) {
-		tephra_error_at(err, path, 0, "a flame chart of perf.data needs tephra's perf "
-				"reader, which this build lacks; fold it with perf script instead");
-		return -1;
-	}
 	memset(&po, 0, sizeof(po));
 	po.weight = PERF_FOLD_WEIGHT_PERIOD;
 	po.root = FOLD_ROOT_COMM;
@@ -132,8 +80,7 @@ static int load_perf(const char *path, struct flame_tree *t, const struct profil
 		rc = perf_foreach_stack(path, &po, feed_time_stack, &feed, err);
 	} else {
 		struct fold_table *table = fold_table_new();
-		rc = have_reader ? perf_fold_file(path, &po, table, err)
-				 : fold_with_perf_script(path, table, o, err);
+		rc = perf_fold_file(path, &po, table, err);
 		if (rc == 0) {
 			feed.table = table;
 			fold_table_each(table, feed_table_stack, &feed);
