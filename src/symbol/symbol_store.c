@@ -52,6 +52,22 @@ static char *dup_or_null(const char *s)
 	return s ? xstrdup(s) : NULL;
 }
 
+static char *fmt(const char *f, ...) __attribute__((format(printf, 1, 2)));
+static char *fmt(const char *f, ...)
+{
+	va_list ap;
+	char *s = NULL;
+	va_start(ap, f);
+	if (vasprintf(&s, f, ap) < 0)
+		s = NULL;
+	va_end(ap);
+	if (!s) {
+		fprintf(stderr, "tephra: out of memory\n");
+		abort();
+	}
+	return s;
+}
+
 struct symbol_store *symbol_store_new(const struct symbol_options *opts)
 {
 	struct symbol_store *st = xcalloc(1, sizeof(*st));
@@ -62,7 +78,11 @@ struct symbol_store *symbol_store_new(const struct symbol_options *opts)
 	st->opts.no_demangle = opts->no_demangle;
 	st->opts.kallsyms = dup_or_null(opts->kallsyms);
 	st->opts.root_dir = dup_or_null(opts->root_dir);
-	st->opts.debug_dir = xstrdup(opts->debug_dir ? opts->debug_dir : "/usr/lib/debug");
+	/* perf --symfs puts the system debug directory under the same root */
+	if (opts->debug_dir)
+		st->opts.debug_dir = xstrdup(opts->debug_dir);
+	else
+		st->opts.debug_dir = fmt("%s/usr/lib/debug", opts->root_dir ? opts->root_dir : "");
 	if (opts->buildid_dir) {
 		st->opts.buildid_dir = xstrdup(opts->buildid_dir);
 	} else {
@@ -336,22 +356,6 @@ static void add_candidate(struct candidates *c, char *path)
 		c->paths = xrealloc(c->paths, c->cap * sizeof(*c->paths));
 	}
 	c->paths[c->nr++] = path;
-}
-
-static char *fmt(const char *f, ...) __attribute__((format(printf, 1, 2)));
-static char *fmt(const char *f, ...)
-{
-	va_list ap;
-	char *s = NULL;
-	va_start(ap, f);
-	if (vasprintf(&s, f, ap) < 0)
-		s = NULL;
-	va_end(ap);
-	if (!s) {
-		fprintf(stderr, "tephra: out of memory\n");
-		abort();
-	}
-	return s;
 }
 
 /* perf 6.1's order (dso__load): debuglink, build-id cache (binary, then debug),

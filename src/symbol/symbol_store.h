@@ -9,7 +9,15 @@
  *   - user objects: the "map_ip" address, ip - map.start + map.pgoff, i.e. a file
  *     offset based address; ELF symbol values are converted into that space (perf's
  *     adjust_symbols: st_value - sh_addr + sh_offset of the symbol's section);
- *   - kernel and modules: the absolute kernel address. */
+ *   - kernel and modules: the absolute kernel address;
+ *   - JIT maps (/tmp/perf-PID.map): the absolute address (perf maps them 1:1).
+ *
+ * Where the symbols come from, in perf 6.1's order (the first file with a .symtab
+ * gives the symbols, the first with a .dynsym places them and gives the PLT; every
+ * file must carry the recorded build-id): .gnu_debuglink targets, the build-id cache
+ * (BUILDID_DIR/.build-id/xx/rest/elf, then .../debug), DEBUG_DIR/PATH.debug,
+ * DEBUG_DIR/PATH, DEBUG_DIR/.build-id/xx/rest.debug, the file itself.  See
+ * docs/symbols.md. */
 #ifndef TEPHRA_SYMBOL_SYMBOL_STORE_H
 #define TEPHRA_SYMBOL_SYMBOL_STORE_H
 
@@ -56,7 +64,8 @@ enum dso_kind dso_kind(const struct dso *d);
 const char *dso_path(const struct dso *d);      /* as recorded */
 const char *dso_loaded_from(struct dso *d);     /* file the symbols came from, or NULL */
 
-/* The symbol covering ADDR, or NULL.  Loads the symbols on first call. */
+/* The symbol covering ADDR, or NULL.  Loads the symbols on first call.  The
+ * returned pointer stays valid for the life of the store. */
 const struct dso_symbol *dso_find_symbol(struct dso *d, uint64_t addr);
 
 /* Quality facts for the stack-quality report. */
