@@ -3,8 +3,10 @@
  * tid,time,ip,dso --ns --no-inline` prints them (map-relative addresses; pc - 1 for
  * return addresses), so the tests in tests/unwind can diff the two sample by sample.
  *
- *   unwind-dump [--stats] [--quiet] [--max-stack N] FILE
+ *   unwind-dump [--stats] [--quiet] [--fresh] [--max-stack N] FILE
  *
+ * --fresh gives every sample a new unwinder (modules reported and CFI parsed again for
+ * each sample, as perf's libdw path does): a benchmark baseline, same output.
  * --stats prints on stderr the walk outcomes and the unwinding rate (samples/second,
  * timing only dwarf_unwind_sample); --quiet prints no frames (for benchmarks).
  * Not installed: it is the test and benchmark harness of the unwinder, until `tephra
@@ -102,7 +104,7 @@ int main(int argc, char **argv)
 	struct perf_reader *r;
 	struct tephra_error err = { { 0 } };
 	struct perf_event ev;
-	int stats = 0, quiet = 0, rc;
+	int stats = 0, quiet = 0, fresh = 0, rc;
 	size_t max_stack = 127;
 	const char *path = NULL;
 	struct unwind_frame *frames;
@@ -115,13 +117,15 @@ int main(int argc, char **argv)
 			stats = 1;
 		else if (!strcmp(argv[i], "--quiet"))
 			quiet = 1;
+		else if (!strcmp(argv[i], "--fresh"))
+			fresh = 1;
 		else if (!strcmp(argv[i], "--max-stack") && i + 1 < argc)
 			max_stack = strtoul(argv[++i], NULL, 0);
 		else
 			path = argv[i];
 	}
 	if (!path || max_stack == 0) {
-		fprintf(stderr, "usage: unwind-dump [--stats] [--quiet] [--max-stack N] FILE\n");
+		fprintf(stderr, "usage: unwind-dump [--stats] [--quiet] [--fresh] [--max-stack N] FILE\n");
 		return 2;
 	}
 	if (perf_reader_open(&r, path, NULL, &err) != 0) {
@@ -162,6 +166,12 @@ int main(int argc, char **argv)
 			.stack_dyn_size = s->user_stack_dyn_size,
 		};
 		t0 = now();
+		if (fresh) {
+			/* the baseline: nothing survives from one sample to the next */
+			for (size_t i = 0; i < d.nr_procs; i++)
+				dwarf_unwinder_free(d.procs[i].u);
+			d.nr_procs = 0;
+		}
 		dwarf_unwind_sample(unwinder_for(&d, (int32_t)s->pid), &regs, &res);
 		unwind_time += now() - t0;
 		nr_samples++;
@@ -199,6 +209,16 @@ int main(int argc, char **argv)
 			if (by_status[st])
 				fprintf(stderr, "  %-16s %" PRIu64 "\n",
 					unwind_status_name((enum unwind_status)st), by_status[st]);
+		{
+			uint64_t reported = 0, rebuilds = 0;
+
+			for (size_t i = 0; i < d.nr_procs; i++) {
+				reported += dwarf_unwinder_stats(d.procs[i].u)->nr_modules_reported;
+				rebuilds += dwarf_unwinder_stats(d.procs[i].u)->nr_dwfl_rebuilds;
+			}
+			fprintf(stderr, "  modules reported %" PRIu64 ", sessions rebuilt %" PRIu64 "\n",
+				reported, rebuilds);
+		}
 		if (max_needed)
 			fprintf(stderr, "  largest stack needed: %" PRIu64 " bytes\n", max_needed);
 		fprintf(stderr, "unwind time %.3f s, %.0f samples/s\n", unwind_time,
