@@ -22,6 +22,7 @@ enum tg_func_flags {
 	TG_FN_SKIPPED = 1 << 5,    /* object matches a --skip-obj pattern */
 	TG_FN_THREAD_BASE = 1 << 6, /* clone, start_thread: what follows is a thread's
 				     * start routine */
+	TG_FN_STACK_ROOT = 1 << 7, /* _start, clone: nothing is below it on a stack */
 };
 
 struct tg_func {

@@ -70,6 +70,15 @@ void tg_seed_from_unwind(ThreadId tid)
 	Addr *ips = VG_(malloc)("tg.seed.ips", TG_SEED_MAX * sizeof(Addr));
 	Addr *sps = VG_(malloc)("tg.seed.sps", TG_SEED_MAX * sizeof(Addr));
 	UInt n = VG_(get_StackTrace)(tid, ips, TG_SEED_MAX, sps, NULL, 0);
+	/* A stack starts at _start (a thread's at clone): what an unwind finds beyond it
+	 * is whatever lies above on the stack. */
+	for (UInt i = 0; i < n; i++) {
+		struct tg_func *f = tg_func_at(ips[i]);
+		if (f && (f->flags & TG_FN_STACK_ROOT)) {
+			n = i + 1;
+			break;
+		}
+	}
 	/* An unwind that ends on a null or garbage return address gives no frame. */
 	while (n > 1 && !tg_func_at(ips[n - 1]) && ips[n - 1] < 4096)
 		n--;

@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Plain calls: exact leaf counts, no PLT or resolver frames, deterministic output, and
+# the folded total equals lackey's count of guest instructions (same environment).
+. "$(dirname "$0")/lib.sh"
+build calls "$PROGS/calls.c"
+cd "$TEST_TMP"
+grind calls.folded -- ./calls
+has_line calls.folded "main;a;work 2002"
+has_line calls.folded "main;b;work 4002"
+has_line calls.folded "main;b;a;work 2002"
+no_match calls.folded '\[plt\]|_dl_runtime_resolve|_dl_fixup|\?\?\?'
+grind calls2.folded -- ./calls
+cmp calls.folded calls2.folded || fail "two runs differ"
+# One "main" per stack that has one, always first.
+no_match calls.folded '.;main(;| )'

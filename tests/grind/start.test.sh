@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# --start=off plus a start request deep inside the program: the stack is rebuilt from
+# a native unwind, so later returns go to the real callers.  No phantom roots, no
+# "???" or [unknown] roots, nothing rooted at the request site.
+. "$(dirname "$0")/lib.sh"
+build wrappers "$PROGS/wrappers.c"
+build deeprec "$PROGS/deeprec.c"
+build trampoline "$PROGS/trampoline.c"
+gcc $CFLAGS_PROG -shared -fPIC -o "$TEST_TMP/libskip.so" "$PROGS/skiplib.c" || fail "cannot build libskip.so"
+build skipmain "$PROGS/skipmain.c" -L"$TEST_TMP" -lskip -Wl,-rpath,'$ORIGIN'
+cd "$TEST_TMP"
+roots_ok() { # every stack starts at main or below main
+	no_match "$1" '^(\[unknown\]|\?\?\?|w[123]|rec|wrapper|lib_|cb|work)[; ]'
+}
+
+# Three wrappers deep (our own request), then every wrapper returns and works.
+grind w.folded --start=off -- ./wrappers
+has_line w.folded "main;w1;w2;w3;work 2002"
+has_line w.folded "main;w1;w2;work 4002"
+has_line w.folded "main;w1;work 6002"
+has_line w.folded "main;work 8002"
+roots_ok w.folded
+
+# At the bottom of a recursion 100 deep that ran uninstrumented (callgrind's request).
+grind r.folded --start=off -- ./deeprec
+recs=$(printf 'rec;%.0s' $(seq 101))
+has_line r.folded "main;${recs}work 2002"
+has_line r.folded "main;work 4002"
+# Each rec returns once: 101 distinct depths, each charged its epilogue.
+[ "$(grep -c '^main;rec' r.folded)" = 102 ] || fail "expected 101 rec depths + the work line"
+roots_ok r.folded
+
+# Through an anonymous executable mapping (hand-made trampoline) between main and
+# the request.
+grind t.folded --start=off -- ./trampoline
+has_line t.folded "main;[unknown];wrapper;work 2002"
+has_line t.folded "main;work 4002"
+roots_ok t.folded
+
+# Inside a function of a skipped library.
+grind s.folded --start=off --skip-obj=libskip.so -- ./skipmain start
+has_line s.folded "main;cb;work 4002"
+has_line s.folded "main;work 12004"
+no_match s.folded 'lib_'
+roots_ok s.folded

@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# Each thread has its own stack, rooted at its start routine.
+. "$(dirname "$0")/lib.sh"
+build threads "$PROGS/threads.c" -lpthread
+cd "$TEST_TMP"
+grind th.folded -- ./threads
+has_line th.folded "worker_a;work 2002"
+has_line th.folded "worker_b;work 4002"
+has_line th.folded "main;work 6002"
+no_match th.folded 'main;.*worker|worker_a;.*worker_b|\[unknown\];.*worker'
