@@ -1,0 +1,19 @@
+# qemu/build.mk - the QEMU TCG plugin: $(BUILD)/qemu/libtephra-qemu.so
+# Built position-independent from its own sources plus the shared core it needs
+# (callstack, riscv, trace symbol tables, fold table); links libelf for guest symbols.
+QEMU_PLUGIN := $(BUILD)/qemu/libtephra-qemu.so
+QEMU_PLUGIN_SRCS := $(wildcard qemu/*.c) $(wildcard src/callstack/*.c) $(wildcard src/riscv/*.c) \
+	src/trace/guest_elf.c src/trace/guest_syms.c src/trace/trace_fold.c \
+	src/fold/fold_table.c src/base/hashmap.c src/base/strbuf.c src/base/xalloc.c src/base/error.c
+QEMU_PLUGIN_OBJS := $(QEMU_PLUGIN_SRCS:%.c=$(BUILD)/qemu/obj/%.o)
+EXTRA_ALL += $(QEMU_PLUGIN)
+
+$(BUILD)/qemu/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_BASE) $(CFLAGS) -fPIC -fvisibility=hidden -I. -c -o $@ $<
+
+$(QEMU_PLUGIN): $(QEMU_PLUGIN_OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS_SAN) -shared -o $@ $^ -lelf
+
+-include $(QEMU_PLUGIN_OBJS:.o=.d)

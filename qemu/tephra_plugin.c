@@ -1,0 +1,446 @@
+/* tephra_plugin.c - QEMU TCG plugin: follows the call stack of a RISC-V guest inside the
+ * emulator and writes the profile as folded stacks, one instruction = weight 1.
+ *
+ * Per translation block (TB) we decode, once, how its last instruction leaves it
+ * (src/riscv) and register one execution callback with that summary.  The callback
+ * resolves the previous TB's exit now that the arrival pc is known (rv_tracker), then
+ * adds the TB's instruction count to the current call-trie node (src/callstack): no
+ * per-instruction work, no text log.
+ *
+ * Arguments (-plugin libtephra-qemu.so,key=value,...):
+ *   out=PATH         folded output (default tephra-emu.folded)
+ *   elf=PATH         guest executable for symbols (default: the binary QEMU runs)
+ *   raw=on           hex addresses instead of names (call sites; leaf = executing pc)
+ *   nest=on          tail calls nest under the tail-caller
+ *   budget=N         stop the guest after exactly N instructions
+ *   checkpoint=N     rewrite the output (atomically) every N instructions
+ * At exit it prints one line of self-check counters on stderr. */
+#include <errno.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include "qemu_plugin_api.h"
+#include "qemu/plugin_output.h"
+#include "riscv/rv_tracker.h"
+#include "trace/guest_elf.h"
+#include "trace/trace_fold.h"
+
+TEPHRA_PLUGIN_EXPORT int qemu_plugin_version = TEPHRA_QEMU_PLUGIN_API_VERSION;
+
+/* What one translated block does, decided at translation time. */
+struct tb_info {
+	uint64_t pc;        /* first instruction */
+	uint64_t end;       /* pc after the last instruction */
+	uint64_t last_pc;
+	struct rv_insn last;
+	uint8_t cross;      /* enum rv_cross of the last instruction's static target */
+	uint32_t n;         /* instructions */
+	uint64_t *pcs;      /* raw mode: each instruction's pc */
+	struct tb_info *next_same_pc; /* translation cache chain */
+};
+
+struct vcpu_state {
+	struct callstack *cs;
+	struct rv_tracker trk;
+	const struct tb_info *prev;
+	uint64_t insns;
+};
+
+#define MAX_VCPUS 4096
+#define TB_HASH 65536
+
+static struct plugin_state {
+	struct plugin_output out;
+	struct guest_elf elf;
+	int have_elf;
+	int elf_tried;
+	int xlen;
+	int raw;
+	struct cs_options csopts;
+	struct cs_host host;
+	uint64_t budget, checkpoint, next_checkpoint;
+	uint64_t total;             /* instructions, all vcpus (kept when budget/checkpoint) */
+	int64_t guest_base;         /* host address - guest address */
+	int guest_base_known;
+	pthread_mutex_t lock;       /* vcpu table, TB cache, output */
+	struct vcpu_state *vcpus[MAX_VCPUS];
+	struct tb_info *tbs[TB_HASH];
+	uint64_t last_sent_signal;
+	int finished;
+} st = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+static struct vcpu_state *vcpu_get(unsigned idx)
+{
+	if (idx >= MAX_VCPUS)
+		idx = MAX_VCPUS - 1; /* shares a stack: wrong but never out of bounds */
+	struct vcpu_state *v = __atomic_load_n(&st.vcpus[idx], __ATOMIC_ACQUIRE);
+	if (v)
+		return v;
+	pthread_mutex_lock(&st.lock);
+	v = st.vcpus[idx];
+	if (!v) {
+		v = calloc(1, sizeof(*v));
+		v->cs = v ? cs_new(&st.host, &st.csopts) : NULL;
+		if (!v || !v->cs) {
+			fprintf(stderr, "tephra plugin: out of memory\n");
+			abort();
+		}
+		rv_tracker_init(&v->trk, v->cs);
+		__atomic_store_n(&st.vcpus[idx], v, __ATOMIC_RELEASE);
+	}
+	pthread_mutex_unlock(&st.lock);
+	return v;
+}
+
+static void vcpu_init(qemu_plugin_id_t id, unsigned int vcpu)
+{
+	(void)id;
+	vcpu_get(vcpu);
+}
+
+/* Writes the profile of every vcpu (FINAL: also the counters line, with WHY). */
+static void write_profile(int final, const char *why)
+{
+	pthread_mutex_lock(&st.lock);
+	struct callstack *stacks[MAX_VCPUS];
+	size_t n = 0;
+	for (size_t i = 0; i < MAX_VCPUS; i++)
+		if (st.vcpus[i])
+			stacks[n++] = st.vcpus[i]->cs;
+	plugin_output_write(&st.out, stacks, n, st.have_elf ? &st.elf.syms : NULL, st.raw, final,
+			    why);
+	pthread_mutex_unlock(&st.lock);
+}
+
+static void finish(const char *why)
+{
+	if (__atomic_exchange_n(&st.finished, 1, __ATOMIC_ACQ_REL))
+		return;
+	write_profile(1, why);
+}
+
+/* Instructions of TB from pc AT to its end (AT inside TB). */
+static uint32_t insns_from(const struct tb_info *tb, uint64_t at)
+{
+	if (tb->pcs) {
+		for (uint32_t i = 0; i < tb->n; i++)
+			if (tb->pcs[i] == at)
+				return tb->n - i;
+		return 0;
+	}
+	/* Without the pc list: count by decoding from the ELF. */
+	uint32_t k = 0;
+	uint64_t pc = tb->pc;
+	while (pc < at && k < tb->n) {
+		uint32_t bits;
+		int avail = st.have_elf ? guest_elf_fetch(&st.elf, pc, &bits) : 0;
+		if (avail < 2)
+			return 0;
+		pc += (uint64_t)rv_insn_len((uint16_t)bits);
+		k++;
+	}
+	return pc == at ? tb->n - k : 0;
+}
+
+static void arrive(struct vcpu_state *v, const struct tb_info *tb)
+{
+	const struct tb_info *prev = v->prev;
+	struct rv_tracker *t = &v->trk;
+	/* The previous block stopped early and execution resumes inside it (an instruction
+	 * QEMU re-executes on its own, e.g. atomics in a multi-threaded guest): take back
+	 * the instructions it did not run, it is not a transfer. */
+	if (prev && tb->pc > prev->pc && tb->pc < prev->end && t->started &&
+	    (t->flow == RV_FLOW_NONE || t->flow == RV_FLOW_BRANCH || t->flow == RV_FLOW_JUMP ||
+	     t->flow == RV_FLOW_CALL) &&
+	    tb->pc != t->target) {
+		uint32_t undo = insns_from(prev, tb->pc);
+		if (undo) {
+			if (!st.raw)
+				*cs_counter(v->cs) -= undo;
+			v->insns -= undo;
+			if (st.budget || st.checkpoint)
+				__atomic_fetch_sub(&st.total, undo, __ATOMIC_RELAXED);
+			t->flow = RV_FLOW_NONE;
+			t->expect = tb->pc;
+			return;
+		}
+	}
+	rv_tracker_arrive(t, tb->pc);
+}
+
+static void budget_reached(struct vcpu_state *v, const struct tb_info *tb, uint64_t allowed)
+{
+	/* Charge only the first ALLOWED instructions of this block, then stop. */
+	if (st.raw) {
+		for (uint64_t i = 0; i < allowed; i++)
+			++*cs_leaf_counter(v->cs, tb->pcs[i]);
+	} else {
+		*cs_counter(v->cs) += allowed;
+	}
+	v->insns += allowed;
+	char why[128];
+	snprintf(why, sizeof(why), "budget of %" PRIu64 " instructions reached", st.budget);
+	finish(why);
+	fflush(NULL);
+	_exit(0);
+}
+
+static void tb_exec(unsigned int vcpu, void *udata)
+{
+	const struct tb_info *tb = udata;
+	struct vcpu_state *v = vcpu_get(vcpu);
+	if (rv_tracker_must_arrive(&v->trk, tb->pc))
+		arrive(v, tb);
+	v->prev = tb;
+	if (st.budget || st.checkpoint) {
+		uint64_t before = __atomic_fetch_add(&st.total, tb->n, __ATOMIC_RELAXED);
+		if (st.budget && before + tb->n > st.budget)
+			budget_reached(v, tb, st.budget > before ? st.budget - before : 0);
+		if (st.checkpoint && before + tb->n >= st.next_checkpoint) {
+			st.next_checkpoint += st.checkpoint;
+			/* This block's instructions first, so the file is exact at this point. */
+			*cs_counter(v->cs) += st.raw ? 0 : tb->n;
+			if (st.raw)
+				for (uint32_t i = 0; i < tb->n; i++)
+					++*cs_leaf_counter(v->cs, tb->pcs[i]);
+			v->insns += tb->n;
+			write_profile(0, NULL);
+			goto leave;
+		}
+	}
+	if (st.raw) {
+		for (uint32_t i = 0; i < tb->n; i++)
+			++*cs_leaf_counter(v->cs, tb->pcs[i]);
+	} else {
+		*cs_counter(v->cs) += tb->n;
+	}
+	v->insns += tb->n;
+leave:
+	if (tb->last.flow == RV_FLOW_NONE) {
+		v->trk.flow = RV_FLOW_NONE;
+		v->trk.expect = tb->end;
+	} else {
+		rv_tracker_leave(&v->trk, tb->last_pc, &tb->last, tb->cross);
+	}
+}
+
+static uint8_t cross_of(uint64_t from, uint64_t to)
+{
+	if (!st.have_elf)
+		return RV_SAME_FUNC;
+	const struct guest_func *a = guest_syms_find(&st.elf.syms, from);
+	const struct guest_func *b = guest_syms_find(&st.elf.syms, to);
+	return a && b && a != b ? RV_OTHER_FUNC : RV_SAME_FUNC;
+}
+
+static int same_tb(const struct tb_info *a, const struct tb_info *b)
+{
+	return a->pc == b->pc && a->n == b->n && a->end == b->end && a->last_pc == b->last_pc &&
+	       a->last.flow == b->last.flow && a->last.imm == b->last.imm;
+}
+
+/* Returns the shared info of an identical earlier translation, or keeps NEW. */
+static struct tb_info *intern_tb(struct tb_info *nw)
+{
+	size_t h = (size_t)((nw->pc >> 1) * 0x9e3779b97f4a7c15ULL >> 48) & (TB_HASH - 1);
+	pthread_mutex_lock(&st.lock);
+	for (struct tb_info *e = st.tbs[h]; e; e = e->next_same_pc) {
+		if (same_tb(e, nw) &&
+		    (!nw->pcs || !memcmp(e->pcs, nw->pcs, nw->n * sizeof(*nw->pcs)))) {
+			pthread_mutex_unlock(&st.lock);
+			free(nw->pcs);
+			free(nw);
+			return e;
+		}
+	}
+	nw->next_same_pc = st.tbs[h];
+	st.tbs[h] = nw;
+	pthread_mutex_unlock(&st.lock);
+	return nw;
+}
+
+static void load_elf(const char *path)
+{
+	struct tephra_error err;
+	st.elf_tried = 1;
+	if (guest_elf_open(&st.elf, path, &err) == 0)
+		st.have_elf = 1;
+	else
+		fprintf(stderr, "tephra plugin: no symbols: %s\n", err.msg);
+}
+
+static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
+{
+	(void)id;
+	if (!st.elf_tried) {
+		/* QEMU knows the guest binary only once it has loaded it. */
+		pthread_mutex_lock(&st.lock);
+		if (!st.elf_tried) {
+			const char *path = qemu_plugin_path_to_binary();
+			if (path)
+				load_elf(path);
+			st.elf_tried = 1;
+		}
+		pthread_mutex_unlock(&st.lock);
+	}
+	size_t n = qemu_plugin_tb_n_insns(tb);
+	if (n == 0)
+		return;
+	struct tb_info *info = calloc(1, sizeof(*info));
+	if (!info)
+		return;
+	info->pc = qemu_plugin_tb_vaddr(tb);
+	info->n = (uint32_t)n;
+	if (st.raw)
+		info->pcs = calloc(n, sizeof(*info->pcs));
+	for (size_t i = 0; i < n; i++) {
+		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
+		uint64_t pc = qemu_plugin_insn_vaddr(insn);
+		if (info->pcs)
+			info->pcs[i] = pc;
+		if (i + 1 < n)
+			continue;
+		size_t size = qemu_plugin_insn_size(insn);
+		const uint8_t *data = qemu_plugin_insn_data(insn);
+		uint32_t bits = 0;
+		for (size_t k = 0; k < size && k < 4; k++)
+			bits |= (uint32_t)data[k] << (8 * k);
+		rv_decode(bits, st.xlen, &info->last);
+		info->last_pc = pc;
+		info->end = pc + size;
+		if (info->last.flow == RV_FLOW_JUMP || info->last.flow == RV_FLOW_BRANCH)
+			info->cross = cross_of(pc, pc + (uint64_t)(int64_t)info->last.imm);
+		if (!st.guest_base_known) {
+			st.guest_base = (int64_t)((uint64_t)(uintptr_t)qemu_plugin_insn_haddr(insn) - pc);
+			st.guest_base_known = 1;
+		}
+	}
+	info = intern_tb(info);
+	qemu_plugin_register_vcpu_tb_exec_cb(tb, tb_exec, QEMU_PLUGIN_CB_NO_REGS, info);
+}
+
+/* Reads 8 bytes of guest memory without risking a fault (the guest may pass anything). */
+static int read_guest_u64(uint64_t gaddr, uint64_t *out)
+{
+	if (!st.guest_base_known)
+		return -1;
+	struct iovec local = { out, sizeof(*out) };
+	struct iovec remote = { (void *)(uintptr_t)(gaddr + (uint64_t)st.guest_base), sizeof(*out) };
+	return process_vm_readv(getpid(), &local, 1, &remote, 1, 0) == sizeof(*out) ? 0 : -1;
+}
+
+#define SYS_KILL 129
+#define SYS_TKILL 130
+#define SYS_TGKILL 131
+
+static void vcpu_syscall(qemu_plugin_id_t id, unsigned int vcpu, int64_t num, uint64_t a1,
+			 uint64_t a2, uint64_t a3, uint64_t a4, uint64_t a5, uint64_t a6,
+			 uint64_t a7, uint64_t a8)
+{
+	(void)id, (void)a4, (void)a5, (void)a6, (void)a7, (void)a8;
+	struct vcpu_state *v = vcpu_get(vcpu);
+	rv_tracker_syscall(&v->trk, num, a1, a2);
+	if (num == RV_SYSCALL_RT_SIGACTION && a2) {
+		uint64_t handler;
+		/* struct sigaction as the kernel takes it: the handler comes first. */
+		if (read_guest_u64(a2, &handler) == 0 && handler > 1) {
+			pthread_mutex_lock(&st.lock);
+			for (size_t i = 0; i < MAX_VCPUS; i++)
+				if (st.vcpus[i])
+					rv_tracker_set_handler(&st.vcpus[i]->trk, (int)a1, handler);
+			pthread_mutex_unlock(&st.lock);
+		}
+	}
+	(void)a3;
+}
+
+static void at_exit(qemu_plugin_id_t id, void *udata)
+{
+	(void)id, (void)udata;
+	finish(NULL);
+}
+
+static int parse_u64(const char *s, uint64_t *out)
+{
+	char *end;
+	errno = 0;
+	unsigned long long v = strtoull(s, &end, 0);
+	if (errno || end == s || *end)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static int bool_arg(const char *v)
+{
+	return !strcmp(v, "on") || !strcmp(v, "true") || !strcmp(v, "yes") || !strcmp(v, "1");
+}
+
+TEPHRA_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info,
+					     int argc, char **argv)
+{
+	if (info->version.cur != TEPHRA_QEMU_PLUGIN_API_VERSION) {
+		fprintf(stderr,
+			"tephra plugin: built for QEMU plugin API version %d (QEMU 7.2), but this "
+			"QEMU implements version %d (accepts %d..%d); rebuild against it\n",
+			TEPHRA_QEMU_PLUGIN_API_VERSION, info->version.cur, info->version.min,
+			info->version.cur);
+		return -1;
+	}
+	if (info->system_emulation || strncmp(info->target_name, "riscv", 5) != 0) {
+		fprintf(stderr, "tephra plugin: only RISC-V user-mode guests (qemu-riscv32/64), "
+				"not %s%s\n", info->target_name,
+			info->system_emulation ? " system emulation" : "");
+		return -1;
+	}
+	st.xlen = strcmp(info->target_name, "riscv32") == 0 ? 32 : 64;
+	const char *out = "tephra-emu.folded", *elf = NULL;
+	for (int i = 0; i < argc; i++) {
+		const char *a = argv[i], *eq = strchr(a, '=');
+		if (!eq) {
+			fprintf(stderr, "tephra plugin: argument '%s' is not key=value\n", a);
+			return -1;
+		}
+		size_t klen = (size_t)(eq - a);
+		const char *val = eq + 1;
+		int bad = 0;
+		if (klen == 3 && !strncmp(a, "out", 3))
+			out = val;
+		else if (klen == 3 && !strncmp(a, "elf", 3))
+			elf = val;
+		else if (klen == 3 && !strncmp(a, "raw", 3))
+			st.raw = bool_arg(val);
+		else if (klen == 4 && !strncmp(a, "nest", 4))
+			st.csopts.flags |= bool_arg(val) ? CS_OPT_NEST_TAIL : 0;
+		else if (klen == 6 && !strncmp(a, "budget", 6))
+			bad = parse_u64(val, &st.budget);
+		else if (klen == 10 && !strncmp(a, "checkpoint", 10))
+			bad = parse_u64(val, &st.checkpoint);
+		else {
+			fprintf(stderr, "tephra plugin: unknown argument '%s'\n", a);
+			return -1;
+		}
+		if (bad) {
+			fprintf(stderr, "tephra plugin: '%s' is not a number\n", a);
+			return -1;
+		}
+	}
+	if (elf)
+		load_elf(elf);
+	/* The lookup reads st.elf.syms, empty until the ELF is loaded. */
+	st.csopts.match = CS_MATCH_RETADDR;
+	st.host = trace_libc_host(&st.elf.syms);
+	st.next_checkpoint = st.checkpoint;
+	plugin_output_init(&st.out, out);
+
+	qemu_plugin_register_vcpu_init_cb(id, vcpu_init);
+	qemu_plugin_register_vcpu_tb_trans_cb(id, tb_trans);
+	qemu_plugin_register_vcpu_syscall_cb(id, vcpu_syscall);
+	qemu_plugin_register_atexit_cb(id, at_exit, NULL);
+	return 0;
+}
