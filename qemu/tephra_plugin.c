@@ -21,6 +21,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/syscall.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
@@ -72,6 +74,7 @@ static struct plugin_state {
 	struct tb_info *tbs[TB_HASH];
 	uint64_t last_sent_signal;
 	int finished;
+	int installed;
 } st = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
 static struct vcpu_state *vcpu_get(unsigned idx)
@@ -359,6 +362,21 @@ static void vcpu_syscall(qemu_plugin_id_t id, unsigned int vcpu, int64_t num, ui
 	(void)a3;
 }
 
+/* QEMU 7.2 does not run plugin exit callbacks when the guest dies of a signal: it resets
+ * the host signal to its default action and kill()s itself.  When the plugin is also
+ * LD_PRELOADed (tephra emu does that) this kill() is ours, so the partial profile is
+ * written first.  Otherwise (plain dlopen) it interposes nothing. */
+TEPHRA_PLUGIN_EXPORT int kill(pid_t pid, int sig)
+{
+	if (st.installed && pid == getpid() && sig > 0) {
+		char why[128];
+		snprintf(why, sizeof(why), "guest killed by signal %d (%s): the profile is partial",
+			 sig, strsignal(sig));
+		finish(why);
+	}
+	return (int)syscall(SYS_kill, pid, sig);
+}
+
 static void at_exit(qemu_plugin_id_t id, void *udata)
 {
 	(void)id, (void)udata;
@@ -442,5 +460,6 @@ TEPHRA_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_inf
 	qemu_plugin_register_vcpu_tb_trans_cb(id, tb_trans);
 	qemu_plugin_register_vcpu_syscall_cb(id, vcpu_syscall);
 	qemu_plugin_register_atexit_cb(id, at_exit, NULL);
+	st.installed = 1;
 	return 0;
 }
