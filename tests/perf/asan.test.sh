@@ -1,0 +1,58 @@
+# asan: the ASan+UBSan build ($TEPHRA_ASAN) on real recordings (frame pointers, pipe,
+# compressed, system-wide) must print the same bytes as perf script and fold the same,
+# and on damaged files (truncated at many points, garbage, empty) must fail cleanly:
+# non-zero exit, a message naming the file, no sanitizer report, no hang.
+. "$TOP/tests/perf/lib.sh"
+[ -x "${TEPHRA_ASAN:-}" ] || skip "no ASan build (make asan)"
+need_perf
+build_workloads
+TEPHRA_BIN=$TEPHRA_ASAN
+record "$TEST_TMP/t.data" -g -- "$WL/templates" 150
+check_script asan-templates "$TEST_TMP/t.data"
+check_fold asan-templates "$TEST_TMP/t.data" "" ""
+record "$TEST_TMP/z.data" -g -z -a -- "$WL/threads" 100
+check_script asan-zstd-all "$TEST_TMP/z.data"
+check_fold asan-zstd-all "$TEST_TMP/z.data" "" ""
+perf record -q -N -g -o - -- "$WL/recurse" 100 2>/dev/null >"$TEST_TMP/pipe.data"
+perf script -i "$TEST_TMP/pipe.data" >"$TEST_TMP/pipe.perf" 2>/dev/null
+"$TEPHRA_ASAN" script - <"$TEST_TMP/pipe.data" >"$TEST_TMP/pipe.tephra" 2>"$TEST_TMP/pipe.err" || fail "asan pipe: $(head -3 "$TEST_TMP/pipe.err")"
+same_bytes "asan pipe: script -" "$TEST_TMP/pipe.perf" "$TEST_TMP/pipe.tephra"
+
+# damaged inputs
+bad_input() { # NAME FILE
+	local rc
+	for cmd in script fold; do
+		timeout 20 "$TEPHRA_ASAN" "$cmd" -i "$2" >/dev/null 2>"$TEST_TMP/bad.err" </dev/null
+		rc=$?
+		if [ $rc -eq 124 ]; then fail "$1: tephra $cmd hangs"; continue; fi
+		if grep -q 'Sanitizer\|runtime error' "$TEST_TMP/bad.err"; then
+			fail "$1: tephra $cmd: sanitizer report:"; head -n 15 "$TEST_TMP/bad.err"; continue
+		fi
+		[ $rc -ne 0 ] || fail "$1: tephra $cmd succeeded on a damaged file"
+		grep -q "$2" "$TEST_TMP/bad.err" || fail "$1: tephra $cmd: message does not name the file: $(head -c 300 "$TEST_TMP/bad.err")"
+	done
+}
+size=$(stat -c %s "$TEST_TMP/t.data")
+for cut in 0 7 100 1000 3000 $((size / 3)) $((size / 2)) $((size - 9)); do
+	head -c "$cut" "$TEST_TMP/t.data" >"$TEST_TMP/cut-$cut.data"
+	bad_input "truncated at $cut" "$TEST_TMP/cut-$cut.data"
+done
+head -c 20000 /dev/urandom >"$TEST_TMP/garbage.data"
+bad_input garbage "$TEST_TMP/garbage.data"
+# a valid header with the sample records' bytes scrambled
+python3 - "$TEST_TMP/t.data" "$TEST_TMP/scrambled.data" <<'PY'
+import sys, random
+d = bytearray(open(sys.argv[1], 'rb').read())
+random.seed(7)
+for _ in range(200):
+    i = random.randrange(0x200, len(d))
+    d[i] = random.randrange(256)
+open(sys.argv[2], 'wb').write(d)
+PY
+for cmd in script fold; do
+	timeout 60 "$TEPHRA_ASAN" "$cmd" -i "$TEST_TMP/scrambled.data" >/dev/null 2>"$TEST_TMP/scr.err"
+	rc=$?
+	[ $rc -ne 124 ] || fail "scrambled: tephra $cmd hangs"
+	if grep -q 'Sanitizer\|runtime error' "$TEST_TMP/scr.err"; then fail "scrambled: $cmd: sanitizer report"; head -n 15 "$TEST_TMP/scr.err"; fi
+done
+finish

@@ -1,0 +1,75 @@
+# lib.sh - shared by the tests/perf/*.test.sh oracle tests (sourced, not run).
+# They record the bundled workloads with the machine's perf during the test, then require
+# `tephra script` to print exactly what `perf script` prints, and `tephra fold` to print
+# what tests/perf/collapse.py (our own reading of stackcollapse-perf.pl's rules) makes of
+# that perf script text.
+set -u
+: "${TEPHRA:?}" "${TOP:?}" "${TEST_TMP:?}"
+HERE=$TOP/tests/perf
+WL=$TEST_TMP/workloads
+export LC_ALL=C
+
+skip() { echo "$*"; exit 77; }
+
+# Skips the test unless perf can record here (installed, permitted).
+need_perf() {
+	command -v perf >/dev/null 2>&1 || skip "perf is not installed (Debian: linux-perf)"
+	command -v python3 >/dev/null 2>&1 || skip "python3 is not installed"
+	perf record -q -N -o "$TEST_TMP/probe.data" -- true >/dev/null 2>&1 ||
+		skip "perf record is not permitted here (kernel.perf_event_paranoid?)"
+	rm -f "$TEST_TMP/probe.data"
+}
+
+build_workloads() {
+	"$TOP/tests/workloads/build.sh" "$WL" || { echo "building the workloads failed"; exit 1; }
+}
+
+# record OUT PERF-RECORD-ARGS... -- COMMAND...: quiet, no build-id cache side effects.
+record() {
+	local out=$1; shift
+	perf record -q -N -o "$out" "$@" >"$TEST_TMP/record.log" 2>&1 || {
+		echo "perf record $* failed:"; cat "$TEST_TMP/record.log"; exit 1; }
+}
+
+failures=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+
+# same_bytes NAME EXPECTED GOT: compare, show the first differing lines.
+same_bytes() {
+	if cmp -s "$2" "$3"; then
+		echo "ok: $1 ($(wc -l <"$2") lines)"
+	else
+		fail "$1 differs from the oracle (< expected, > tephra):"
+		diff "$2" "$3" | head -n 20
+	fi
+}
+
+# check_script NAME DATA [OPTIONS...]: tephra script == perf script (same options).
+check_script() {
+	local name=$1 data=$2; shift 2
+	perf script -i "$data" "$@" >"$TEST_TMP/$name.perf" 2>"$TEST_TMP/$name.perf.err" || {
+		fail "$name: perf script failed: $(head -n 3 "$TEST_TMP/$name.perf.err")"; return; }
+	"${TEPHRA_BIN:-$TEPHRA}" script -i "$data" "$@" >"$TEST_TMP/$name.tephra" 2>"$TEST_TMP/$name.tephra.err" || {
+		fail "$name: tephra script failed: $(head -n 3 "$TEST_TMP/$name.tephra.err")"; return; }
+	[ -s "$TEST_TMP/$name.perf" ] || fail "$name: perf script printed nothing (empty recording?)"
+	same_bytes "$name: script" "$TEST_TMP/$name.perf" "$TEST_TMP/$name.tephra"
+}
+
+# check_fold NAME DATA "PERF-SCRIPT-OPTIONS" "COLLAPSE-OPTIONS" [TEPHRA-FOLD-OPTIONS...]
+check_fold() {
+	local name=$1 data=$2 popts=$3 copts=$4; shift 4
+	# shellcheck disable=SC2086
+	perf script -i "$data" $popts 2>/dev/null | python3 "$HERE/collapse.py" $copts >"$TEST_TMP/$name.expected"
+	"${TEPHRA_BIN:-$TEPHRA}" fold "$@" "$data" >"$TEST_TMP/$name.fold" 2>"$TEST_TMP/$name.fold.err" || {
+		fail "$name: tephra fold failed: $(head -n 3 "$TEST_TMP/$name.fold.err")"; return; }
+	[ -s "$TEST_TMP/$name.expected" ] || fail "$name: no stacks expected (empty recording?)"
+	same_bytes "$name: fold" "$TEST_TMP/$name.expected" "$TEST_TMP/$name.fold"
+}
+
+finish() {
+	if [ "$failures" -ne 0 ]; then
+		echo "$failures check(s) failed"
+		exit 1
+	fi
+	exit 0
+}

@@ -1,0 +1,54 @@
+# record-modes: the ways users record. Compressed (-z), pipe mode (-o -, read from a real
+# pipe), two events at once (the fold keeps the first, --event picks the other), a short
+# system-wide (-a) recording with [cpu] columns and kernel stacks, and a recording without
+# callchains (ip, symbol and dso on the sample line).
+. "$TOP/tests/perf/lib.sh"
+need_perf
+build_workloads
+
+record "$TEST_TMP/z.data" -g -z -- "$WL/recurse" 200
+check_script zstd "$TEST_TMP/z.data"
+check_fold zstd "$TEST_TMP/z.data" "" ""
+
+# Pipe mode: tephra reads the live stream; perf script reads a copy of the same bytes.
+perf record -q -N -g -o - -- "$WL/templates" 200 2>/dev/null | tee "$TEST_TMP/pipe.data" |
+	"$TEPHRA" fold - >"$TEST_TMP/pipe.fold" 2>"$TEST_TMP/pipe.err" || fail "pipe: tephra fold - failed: $(head -3 "$TEST_TMP/pipe.err")"
+perf script -i "$TEST_TMP/pipe.data" 2>/dev/null | python3 "$HERE/collapse.py" >"$TEST_TMP/pipe.expected"
+[ -s "$TEST_TMP/pipe.expected" ] || fail "pipe: no stacks expected"
+same_bytes "pipe: fold -" "$TEST_TMP/pipe.expected" "$TEST_TMP/pipe.fold"
+perf script -i "$TEST_TMP/pipe.data" >"$TEST_TMP/pipe.perf" 2>/dev/null
+"$TEPHRA" script - <"$TEST_TMP/pipe.data" >"$TEST_TMP/pipe.tephra" || fail "pipe: tephra script - failed"
+same_bytes "pipe: script -" "$TEST_TMP/pipe.perf" "$TEST_TMP/pipe.tephra"
+
+record "$TEST_TMP/two.data" -g -e cpu-clock -e task-clock -- "$WL/recurse" 200
+check_script two-events "$TEST_TMP/two.data"
+check_fold two-events "$TEST_TMP/two.data" "" ""
+# the second event, as stackcollapse-perf.pl --event-filter picks it
+check_fold two-events-task "$TEST_TMP/two.data" "" "--event-filter=task-clock" --event task-clock
+
+record "$TEST_TMP/all.data" -g -a -- sleep 0.2
+check_script system-wide "$TEST_TMP/all.data"
+check_fold system-wide "$TEST_TMP/all.data" "" ""
+check_fold system-wide-kernel "$TEST_TMP/all.data" "" "--all" --all
+grep -q '^\(swapper\|perf-exec\|sleep\)' "$TEST_TMP/system-wide.fold" || fail "system-wide: expected swapper/sleep stacks"
+
+record "$TEST_TMP/flat.data" -- "$WL/recurse" 200
+check_script no-callchain "$TEST_TMP/flat.data"
+# Without callchains stackcollapse-perf.pl folds nothing; tephra folds each sample's ip
+# as one frame.  Expected: comm;symbol (or [dso]) summed by period, from the sample lines.
+perf script -i "$TEST_TMP/flat.data" -F comm,period,ip,sym,dso 2>/dev/null |
+	python3 -c '
+import re, sys
+sums = {}
+for line in sys.stdin:
+    m = re.match(r"^\s*(.+?)\s+(\d+)\s+([0-9a-f]+) (.+) \((.*)\)$", line.rstrip("\n"))
+    comm, period, sym, dso = m.group(1), int(m.group(2)), m.group(4), m.group(5)
+    if sym == "[unknown]":
+        sym = "[%s]" % (re.sub(r".*/", "", dso) if dso != "[unknown]" else "unknown")
+    key = comm.replace(" ", "_") + ";" + re.sub(r"\((?!anonymous namespace\)).*", "", sym)
+    sums[key] = sums.get(key, 0) + (period or 1)
+for k in sorted(sums, key=lambda k: k.encode()):
+    print("%s %d" % (k, sums[k]))' >"$TEST_TMP/flat.expected"
+"$TEPHRA" fold "$TEST_TMP/flat.data" >"$TEST_TMP/flat.fold" || fail "no-callchain: tephra fold failed"
+same_bytes "no-callchain: fold" "$TEST_TMP/flat.expected" "$TEST_TMP/flat.fold"
+finish
