@@ -40,7 +40,8 @@ static const char *count_before(const char *start, const char *end, double *out)
 	memcpy(buf, p, n);
 	buf[n] = '\0';
 	*out = (size_t)(end - p) >= sizeof(buf) ? INFINITY : strtod(buf, NULL);
-	if (!isfinite(*out))
+	/* Beyond 2^53 sums stop being exact; no real profile counts that high. */
+	if (!isfinite(*out) || *out > 9007199254740992.0)
 		return NULL;
 	return p;
 }
@@ -108,7 +109,7 @@ static int parse_line(const char *line, size_t len, struct flame_tree *t,
 		line = sc->stripped.buf;
 		stack_end = line + n;
 	}
-	size_t n = 0;
+	size_t n = 0, named = 0;
 	for (const char *s = line; s <= stack_end;) {
 		const char *semi = memchr(s, ';', (size_t)(stack_end - s));
 		if (!semi)
@@ -119,8 +120,13 @@ static int parse_line(const char *line, size_t len, struct flame_tree *t,
 		}
 		sc->spans[n].s = s;
 		sc->spans[n].len = (size_t)(semi - s);
+		named += sc->spans[n].len != 0;
 		n++;
 		s = semi + 1;
+	}
+	if (!named) {
+		*why = "no frame names";
+		return -1;
 	}
 	if (pair) {
 		*two_columns = 1;
