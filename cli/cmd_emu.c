@@ -1,0 +1,249 @@
+/* cmd_emu.c - tephra emu: profile a RISC-V guest under qemu-riscv64 with the tephra
+ * plugin (qemu/), then draw the flame graph of the folded profile it wrote. */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "base/strbuf.h"
+#include "base/xalloc.h"
+#include "commands.h"
+#include "flame_cli.h"
+
+static const char usage_text[] =
+	"usage: tephra emu [options] -- [qemu-riscv64 [qemu options]] GUEST [args]\n"
+	"\n"
+	"Runs GUEST under qemu-riscv64 with tephra's plugin, which follows the guest's call\n"
+	"stack in the emulator and counts every instruction on its full call path.  Writes\n"
+	"GUEST.folded (folded stacks, one count = one instruction) and GUEST.svg, and prints\n"
+	"self-check counters on stderr.\n"
+	"\n"
+	"  -o, --output FILE     folded output (default: GUEST's name + .folded in the\n"
+	"                        current directory); the SVG goes next to it (.svg)\n"
+	"      --raw             frames as hex addresses (call sites; leaf = executing pc),\n"
+	"                        for `tephra symbolize`; no SVG\n"
+	"      --budget N        stop the guest after exactly N instructions\n"
+	"      --checkpoint N    rewrite the folded output every N instructions (atomically)\n"
+	"      --nest-tail       show tail-called functions under their tail-caller\n"
+	"      --no-svg          write the folded output only\n"
+	"      --plugin PATH     the plugin (default: qemu/libtephra-qemu.so next to tephra)\n"
+	"  -h, --help            this text\n";
+
+/* QEMU user-mode options that take a value (so the guest is the first word after). */
+static int qemu_opt_takes_value(const char *o)
+{
+	static const char *const with_value[] = { "-L", "-s", "-cpu", "-E", "-U", "-0", "-r",
+						  "-d", "-D", "-p", "-seed", "-trace", "-plugin",
+						  "-B", "-R", "-g", "-dfilter", "-t", NULL };
+	for (int i = 0; with_value[i]; i++)
+		if (!strcmp(o, with_value[i]))
+			return 1;
+	return 0;
+}
+
+static char *default_plugin(void)
+{
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n <= 0)
+		return NULL;
+	exe[n] = 0;
+	struct strbuf sb = STRBUF_INIT;
+	strbuf_addf(&sb, "%s/qemu/libtephra-qemu.so", dirname(exe));
+	return sb.buf;
+}
+
+static char *with_suffix(const char *path, const char *old, const char *suffix)
+{
+	size_t len = strlen(path), ol = strlen(old);
+	struct strbuf sb = STRBUF_INIT;
+	if (len > ol && !strcmp(path + len - ol, old))
+		strbuf_add(&sb, path, len - ol);
+	else
+		strbuf_addstr(&sb, path);
+	strbuf_addstr(&sb, suffix);
+	return sb.buf;
+}
+
+static int write_svg(const char *folded, const char *svg, const char *guest)
+{
+	struct flame_cli c;
+	flame_cli_init(&c);
+	c.output = svg;
+	c.svg.countname = "instructions";
+	char title[300];
+	snprintf(title, sizeof(title), "Instructions of %s (qemu-riscv)", guest);
+	c.svg.title = title;
+	struct flame_tree *t = flame_tree_new(c.tree_flags);
+	struct profile_input_opts po = { 0 };
+	struct profile_stats ps;
+	int rc = flame_cli_load(folded, t, &po, &ps);
+	if (rc == 0) {
+		flame_tree_finish(t);
+		rc = flame_cli_write(&c, t);
+	}
+	flame_tree_free(t);
+	return rc;
+}
+
+enum { OPT_RAW = 1, OPT_BUDGET, OPT_CHECKPOINT, OPT_NEST, OPT_NO_SVG, OPT_PLUGIN };
+
+int cmd_emu(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "raw", no_argument, NULL, OPT_RAW },
+		{ "budget", required_argument, NULL, OPT_BUDGET },
+		{ "checkpoint", required_argument, NULL, OPT_CHECKPOINT },
+		{ "nest-tail", no_argument, NULL, OPT_NEST },
+		{ "no-svg", no_argument, NULL, OPT_NO_SVG },
+		{ "plugin", required_argument, NULL, OPT_PLUGIN },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *output = NULL, *budget = NULL, *checkpoint = NULL;
+	char *plugin = NULL;
+	int raw = 0, nest = 0, no_svg = 0, c;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+o:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'o': output = optarg; break;
+		case OPT_RAW: raw = 1; break;
+		case OPT_BUDGET: budget = optarg; break;
+		case OPT_CHECKPOINT: checkpoint = optarg; break;
+		case OPT_NEST: nest = 1; break;
+		case OPT_NO_SVG: no_svg = 1; break;
+		case OPT_PLUGIN: plugin = xstrdup(optarg); break;
+		case 'h': fputs(usage_text, stdout); return 0;
+		default: fputs(usage_text, stderr); return 2;
+		}
+	}
+	for (const char *n = budget; n && *n; n++)
+		if (*n < '0' || *n > '9') {
+			fprintf(stderr, "tephra emu: --budget wants a number of instructions, not '%s'\n", budget);
+			return 2;
+		}
+	for (const char *n = checkpoint; n && *n; n++)
+		if (*n < '0' || *n > '9') {
+			fprintf(stderr, "tephra emu: --checkpoint wants a number of instructions, not '%s'\n", checkpoint);
+			return 2;
+		}
+	if (optind >= argc) {
+		fputs(usage_text, stderr);
+		return 2;
+	}
+	/* The command: [qemu [qemu options]] guest [args]. */
+	char **cmd = argv + optind;
+	int ncmd = argc - optind, qemu_given = 0;
+	const char *base = strrchr(cmd[0], '/') ? strrchr(cmd[0], '/') + 1 : cmd[0];
+	if (!strncmp(base, "qemu-", 5))
+		qemu_given = 1;
+	int gi = qemu_given ? 1 : 0;
+	while (gi < ncmd && cmd[gi][0] == '-') {
+		if (!strcmp(cmd[gi], "-plugin")) {
+			fprintf(stderr, "tephra emu: the command already loads a plugin; QEMU 7.2 "
+					"runs them all, but tephra emu adds its own: drop -plugin\n");
+			return 2;
+		}
+		gi += qemu_opt_takes_value(cmd[gi]) ? 2 : 1;
+	}
+	if (gi >= ncmd) {
+		fprintf(stderr, "tephra emu: no guest program in the command\n");
+		return 2;
+	}
+	const char *guest = cmd[gi];
+	const char *gbase = strrchr(guest, '/') ? strrchr(guest, '/') + 1 : guest;
+	char *folded = output ? xstrdup(output) : with_suffix(gbase, "", ".folded");
+	char *svg = with_suffix(folded, ".folded", ".svg");
+	if (!plugin)
+		plugin = getenv("TEPHRA_QEMU_PLUGIN") ? xstrdup(getenv("TEPHRA_QEMU_PLUGIN")) : default_plugin();
+	if (!plugin || access(plugin, R_OK) != 0) {
+		fprintf(stderr, "tephra emu: %s: plugin not found (build it with make, or pass --plugin)\n",
+			plugin ? plugin : "qemu/libtephra-qemu.so");
+		return 1;
+	}
+	if (strchr(folded, ',')) {
+		fprintf(stderr, "tephra emu: %s: QEMU plugin arguments cannot hold a comma\n", folded);
+		return 2;
+	}
+	char guest_real[PATH_MAX];
+	int have_guest_path = realpath(guest, guest_real) != NULL && !strchr(guest_real, ',');
+
+	struct strbuf parg = STRBUF_INIT;
+	strbuf_addf(&parg, "%s,out=%s", plugin, folded);
+	if (have_guest_path)
+		strbuf_addf(&parg, ",elf=%s", guest_real);
+	if (raw)
+		strbuf_addstr(&parg, ",raw=on");
+	if (nest)
+		strbuf_addstr(&parg, ",nest=on");
+	if (budget)
+		strbuf_addf(&parg, ",budget=%s", budget);
+	if (checkpoint)
+		strbuf_addf(&parg, ",checkpoint=%s", checkpoint);
+
+	/* argv: qemu -U LD_PRELOAD -plugin ARGS [qemu options] guest args */
+	char **qargv = xcalloc((size_t)ncmd + 8, sizeof(*qargv));
+	int k = 0;
+	qargv[k++] = qemu_given ? cmd[0] : "qemu-riscv64";
+	qargv[k++] = "-U";
+	qargv[k++] = "LD_PRELOAD";
+	qargv[k++] = "-plugin";
+	qargv[k++] = parg.buf;
+	for (int i = qemu_given ? 1 : 0; i < ncmd; i++)
+		qargv[k++] = cmd[i];
+	qargv[k] = NULL;
+
+	remove(folded);
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid < 0) {
+		fprintf(stderr, "tephra emu: fork: %s\n", strerror(errno));
+		return 1;
+	}
+	if (pid == 0) {
+		/* Preloaded too, so the plugin sees QEMU kill itself on a guest fault. */
+		setenv("LD_PRELOAD", plugin, 1);
+		execvp(qargv[0], qargv);
+		fprintf(stderr, "tephra emu: cannot run %s: %s\n", qargv[0], strerror(errno));
+		_exit(127);
+	}
+	int status;
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	int rc = 0;
+	if (WIFSIGNALED(status)) {
+		fprintf(stderr, "tephra emu: the guest was killed by signal %d (%s); %s holds the "
+				"profile up to that point\n",
+			WTERMSIG(status), strsignal(WTERMSIG(status)), folded);
+		rc = 128 + WTERMSIG(status);
+	} else if (WEXITSTATUS(status) == 127) {
+		rc = 127;
+	} else {
+		rc = WEXITSTATUS(status);
+	}
+	struct stat sst;
+	if (stat(folded, &sst) != 0) {
+		fprintf(stderr, "tephra emu: the plugin wrote no profile (%s)\n", folded);
+		return rc ? rc : 1;
+	}
+	if (!raw && !no_svg) {
+		if (write_svg(folded, svg, gbase) == 0)
+			fprintf(stderr, "tephra emu: wrote %s and %s\n", folded, svg);
+	} else {
+		fprintf(stderr, "tephra emu: wrote %s\n", folded);
+	}
+	free(qargv);
+	strbuf_release(&parg);
+	free(folded);
+	free(svg);
+	free(plugin);
+	return rc;
+}
