@@ -8,3 +8,12 @@ EXTRA_ALL += $(UNWIND_DUMP_DRIVER)
 $(UNWIND_DUMP_DRIVER): tests/unwind/unwind_dump_driver.c $(LIBTEPHRA)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_BASE) $(CFLAGS) $(LDFLAGS_SAN) -o $@ $< $(LIBTEPHRA) $(LIBS)
+
+# build/unwind/unwind-capture unwinds one captured sample (registers + stack + maps in a
+# text file): how tests/unwind checks aarch64 unwinding on an x86_64 host.
+UNWIND_CAPTURE_DRIVER := $(BUILD)/unwind/unwind-capture
+EXTRA_ALL += $(UNWIND_CAPTURE_DRIVER)
+
+$(UNWIND_CAPTURE_DRIVER): tests/unwind/unwind_capture_driver.c $(LIBTEPHRA)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_BASE) $(CFLAGS) $(LDFLAGS_SAN) -o $@ $< $(LIBTEPHRA) $(LIBS)
