@@ -37,6 +37,8 @@ struct perf_reader {
 	uint64_t stream_off;     /* STREAM: stream offset of sbuf[sbuf_start] */
 	int stream_eof;
 	uint64_t progress_next;  /* bytes at which to call the progress callback next */
+	uint64_t released;       /* MAPPED: pages below this offset were given back */
+	uint64_t release_next;   /* position at which to give pages back next */
 
 	/* header */
 	struct perf_header_info hdr;

@@ -318,6 +318,7 @@ int perf_record_decode(const struct perf_reader *r, const uint8_t *rec, size_t s
 	ev->misc = pb_u16(rec + 4);
 	ev->size = pb_u16(rec + 6);
 	ev->file_offset = off;
+	ev->record = rec;
 	ev->desc = a ? &r->descs[desc_index] : NULL;
 	ev->desc_index = desc_index >= 0 ? (size_t)desc_index : 0;
 

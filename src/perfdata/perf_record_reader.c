@@ -25,6 +25,7 @@
 #define DECOMP_CHUNK (256 * 1024)
 #define MAX_RECORD 65536
 #define PROGRESS_STEP (4u << 20)
+#define RELEASE_STEP (64u << 20)
 
 /* ---- delivery FIFO ---- */
 
@@ -390,6 +391,30 @@ static void report_progress(struct perf_reader *r, int final)
 	r->opts.progress(r->opts.progress_arg, done, r->hdr.data_size);
 }
 
+/* Lets the kernel drop the mapped pages behind every record still referenced (queued,
+ * waiting for delivery, or just delivered), so that reading a multi-GB file does not keep
+ * it all resident.  The mapping is private and read-only: a dropped page that is touched
+ * again is simply read back from the file. */
+static void release_consumed_pages(struct perf_reader *r)
+{
+	uint64_t keep = r->pos, page = (uint64_t)sysconf(_SC_PAGESIZE);
+
+	for (size_t i = 0; i < r->queue.nr; i++)
+		if (!r->queue.items[i].owned && r->queue.items[i].file_offset >= 0 &&
+		    (uint64_t)r->queue.items[i].file_offset < keep)
+			keep = (uint64_t)r->queue.items[i].file_offset;
+	for (size_t i = r->ready_head; i < r->ready_len; i++)
+		if (!r->ready[i].owned && (uint64_t)r->ready[i].file_offset < keep)
+			keep = (uint64_t)r->ready[i].file_offset;
+	if (r->current.rec && !r->current.owned && (uint64_t)r->current.file_offset < keep)
+		keep = (uint64_t)r->current.file_offset;
+	keep -= keep % page;
+	if (keep > r->released) {
+		madvise((void *)(r->map + r->released), keep - r->released, MADV_DONTNEED);
+		r->released = keep;
+	}
+}
+
 /* Reads and handles one input record; 0 at the end of the input (queue flushed). */
 static int pump(struct perf_reader *r, struct tephra_error *err)
 {
@@ -414,6 +439,10 @@ static int pump(struct perf_reader *r, struct tephra_error *err)
 	if (handle_record(r, rec, size, off, 0, err))
 		return -1;
 	report_progress(r, 0);
+	if (r->map_is_mmap && r->pos >= r->release_next) {
+		release_consumed_pages(r);
+		r->release_next = r->pos + RELEASE_STEP;
+	}
 	return 1;
 }
 

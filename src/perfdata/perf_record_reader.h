@@ -252,6 +252,8 @@ struct perf_event {
 			      * that came out of a COMPRESSED record, where that COMPRESSED
 			      * record starts (as `perf script -D` shows it) */
 	int in_compressed;   /* 1 when the record came out of a COMPRESSED record */
+	const uint8_t *record; /* the record's own bytes (size of them, header included),
+				* 8-aligned, for types this header does not decode */
 	const struct perf_event_desc *desc; /* the event this record belongs to (by id), or NULL */
 	size_t desc_index;
 	struct perf_sample_id sid;          /* for non-sample records */

@@ -40,5 +40,14 @@ for f in g z p two a d; do
 	else
 		echo "$f: $(wc -l < "$f.perf") records ($n samples) match"
 	fi
+	# and the samples as plain `perf script` prints them (tid, time, period), in order
+	if [ "$f" = p ]; then perf script -G -F tid,time,period --ns -i - < p.data; else
+		perf script -G -F tid,time,period --ns -i "$f.data"; fi 2>/dev/null |
+		awk '{ t = $2; sub(/:$/, "", t); print $1, t, $3 }' > "$f.script"
+	awk '$4 == "PERF_RECORD_SAMPLE" { split($5, pt, "/"); sub(/:$/, "", pt[2]);
+		printf "%s %d.%09d %s\n", pt[2], $1 / 1000000000, $1 % 1000000000, $8 }' "$f.raw" > "$f.tscript"
+	if ! cmp -s "$f.script" "$f.tscript"; then
+		echo "$f: samples differ from perf script:"; diff "$f.script" "$f.tscript" | head -10; fail=1
+	fi
 done
 exit $fail
