@@ -8,12 +8,15 @@ QEMU_PLUGIN_SRCS := $(wildcard qemu/*.c) $(wildcard src/callstack/*.c) $(wildcar
 QEMU_PLUGIN_OBJS := $(QEMU_PLUGIN_SRCS:%.c=$(BUILD)/qemu/obj/%.o)
 EXTRA_ALL += $(QEMU_PLUGIN)
 
+# Never sanitized, not even in the ASan tree: it is loaded into an uninstrumented QEMU.
+QEMU_PLUGIN_CFLAGS := $(filter-out -fsanitize% -fno-sanitize%,$(CFLAGS_BASE) $(CFLAGS))
+
 $(BUILD)/qemu/obj/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_BASE) $(CFLAGS) -fPIC -fvisibility=hidden -I. -c -o $@ $<
+	$(CC) $(QEMU_PLUGIN_CFLAGS) -fPIC -fvisibility=hidden -I. -c -o $@ $<
 
 $(QEMU_PLUGIN): $(QEMU_PLUGIN_OBJS)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS_SAN) -shared -o $@ $^ -lelf
+	$(CC) -shared -o $@ $^ -lelf
 
 -include $(QEMU_PLUGIN_OBJS:.o=.d)

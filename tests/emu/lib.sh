@@ -1,0 +1,43 @@
+# tests/emu/lib.sh - shared by the tests/emu/*.test.sh scripts (sourced, not run).
+# Guests are cross-compiled from tests/guests/ into $TEST_TMP; oracles come from QEMU
+# itself (its -singlestep exec log: one line per executed instruction) and from the
+# disassembly (riscv64-linux-gnu-objdump), never from tephra.
+set -u
+skip() { echo "$1"; exit 77; }
+fail() { echo "FAIL: $*"; exit 1; }
+
+command -v qemu-riscv64 >/dev/null || skip "qemu-riscv64 not installed (scripts/install-deps test)"
+command -v riscv64-linux-gnu-gcc >/dev/null || skip "riscv64-linux-gnu-gcc not installed (scripts/install-deps test)"
+command -v python3 >/dev/null || skip "python3 not installed"
+[ -x "$TEPHRA" ] || fail "$TEPHRA not built"
+PLUGIN="$TOP/build/qemu/libtephra-qemu.so"
+[ -f "$PLUGIN" ] || fail "$PLUGIN not built"
+GUESTS="$TOP/tests/guests"
+cd "$TEST_TMP" || exit 1
+
+# cc_guest OUT SRC [flags...]: a static RV64 guest.
+cc_guest() {
+	local out=$1 src=$2; shift 2
+	riscv64-linux-gnu-gcc -static -g "$@" -o "$out" "$GUESTS/$src" || fail "cannot build $src"
+}
+
+# insns_of BIN FUNC: the number of instructions in FUNC's disassembly.
+insns_of() {
+	riscv64-linux-gnu-objdump -d --no-show-raw-insn "$1" |
+		awk -v f="<$2>:" '$2 == f { on = 1; next } /^$/ { on = 0 } on && /^ *[0-9a-f]+:/ { n++ } END { print n + 0 }'
+}
+
+# qemu_pcs QEMU BIN ARGS...: every executed pc, one per line (hex), as QEMU's own
+# -singlestep exec log shows them (one translation block = one instruction).
+qemu_pcs() {
+	local q=$1; shift
+	"$q" -singlestep -d exec,nochain -D pcs.log "$@" >/dev/null 2>&1
+	sed -n 's/^Trace [0-9]*: 0x[0-9a-f]* \[[0-9a-f]*\/\([0-9a-f]*\)\/.*/\1/p' pcs.log
+	rm -f pcs.log
+}
+
+# total FOLDED: the sum of the counts.
+total() { awk '{ s += $NF } END { print s + 0 }' "$1"; }
+
+# emu_env: the environment the guest sees under tephra emu (it unsets LD_PRELOAD).
+emu_env() { env -u LD_PRELOAD "$@"; }
