@@ -161,6 +161,8 @@ static UInt classify(const HChar *name, const HChar *obj)
 	for (UInt i = 0; thread_base[i]; i++)
 		if (VG_(strcmp)(name, thread_base[i]) == 0)
 			flags |= TG_FN_BELOW_MAIN | TG_FN_THREAD_BASE;
+	if (starts_with(name, "__libc_start_"))
+		flags |= TG_FN_LIBC_START;
 	if (VG_(strcmp)(name, "_start") == 0 || (starts_with(name, "clone") ||
 						  starts_with(name, "__clone")))
 		flags |= TG_FN_STACK_ROOT;

@@ -23,6 +23,8 @@ enum tg_func_flags {
 	TG_FN_THREAD_BASE = 1 << 6, /* clone, start_thread: what follows is a thread's
 				     * start routine */
 	TG_FN_STACK_ROOT = 1 << 7, /* _start, clone: nothing is below it on a stack */
+	TG_FN_LIBC_START = 1 << 8, /* __libc_start_main...: the function it calls is main,
+				    * whatever its symbol (stripped programs have none) */
 };
 
 struct tg_func {

@@ -57,7 +57,6 @@ static Bool process_cmd_line_option(const HChar *arg)
 	else if VG_XACT_CLO(arg, "--tail-calls=replace", tg.opt.tail, TG_TAIL_REPLACE) {}
 	else if VG_XACT_CLO(arg, "--tail-calls=nest", tg.opt.tail, TG_TAIL_NEST) {}
 	else if VG_BOOL_CLO(arg, "--keep-cold", tg.opt.keep_cold) {}
-	else if VG_BOOL_CLO(arg, "--show-below-main", tg.opt.show_below_main) {}
 	else if VG_BOOL_CLO(arg, "--obj-prefix", tg.opt.obj_prefix) {}
 	else if VG_BOOL_CLO(arg, "--show-plt", tg.opt.show_plt) {}
 	else if VG_BOOL_CLO(arg, "--summary", tg.opt.summary) {}
@@ -97,6 +96,7 @@ static void post_clo_init(void)
 	VG_(clo_vex_control).guest_chase = False;
 	/* Real names of the functions below main: we decide what to print ourselves
 	 * (--show-below-main), Valgrind would rename them all "(below main)". */
+	tg.opt.show_below_main = VG_(clo_show_below_main); /* the core owns the option */
 	VG_(clo_show_below_main) = True;
 	tg.cs_opts.match = CS_MATCH_SP;
 	tg.cs_opts.flags = CS_OPT_NO_CALLSITE | (tg.opt.tail == TG_TAIL_NEST ? CS_OPT_NEST_TAIL : 0);

@@ -93,25 +93,43 @@ static int visit(void *arg, const struct cs_node *const *path, size_t n)
 	/* The frames below main (_start, __libc_start_main...) or below a thread's start
 	 * routine (clone, start_thread) are left out when main or the start routine
 	 * follows; otherwise (start-up code, exit handlers) they show as one frame,
-	 * "(below main)". */
+	 * "(below main)".  What __libc_start_main calls, except exit, is main even when
+	 * the program is stripped and has no symbol for it (or the function main
+	 * tail-called). */
+	Bool unnamed_main = False;
 	if (!tg.opt.show_below_main) {
-		size_t k = 0;
+		size_t k = 0, libc_start = n;
 		UInt last_flags = 0;
-		while (k < n && path[k]->kind == CS_NODE_FUNC) {
-			const struct tg_func *f = tg_func_by_id(path[k]->func);
-			if (!f || !(f->flags & TG_FN_BELOW_MAIN))
-				break;
-			last_flags = f->flags;
-			k++;
+		for (size_t i = 0; i < n; i++) {
+			const struct tg_func *f = path[i]->kind == CS_NODE_FUNC ?
+				tg_func_by_id(path[i]->func) : NULL;
+			if (f && (f->flags & TG_FN_LIBC_START))
+				libc_start = i;
+		}
+		if (libc_start < n) {
+			k = libc_start + 1;
+			last_flags = TG_FN_LIBC_START;
+		} else {
+			while (k < n && path[k]->kind == CS_NODE_FUNC) {
+				const struct tg_func *f = tg_func_by_id(path[k]->func);
+				if (!f || !(f->flags & TG_FN_BELOW_MAIN))
+					break;
+				last_flags = f->flags;
+				k++;
+			}
 		}
 		if (k > 0) {
 			const struct tg_func *next = k < n && path[k]->kind == CS_NODE_FUNC ?
 				tg_func_by_id(path[k]->func) : NULL;
 			Bool entry_follows = (next && (next->flags & TG_FN_MAIN)) ||
-					     (k < n && (last_flags & TG_FN_THREAD_BASE));
+					     (k < n && (last_flags & TG_FN_THREAD_BASE)) ||
+					     (next && (last_flags & TG_FN_LIBC_START) &&
+					      VG_(strcmp)(next->name, "exit") != 0);
 			first = k;
 			if (!entry_follows)
 				append_name(ls, &len, NULL, "(below main)");
+			unnamed_main = (last_flags & TG_FN_LIBC_START) && next &&
+				       (next->flags & TG_FN_NOSYM);
 		}
 	}
 	for (size_t i = first; i < n; i++) {
@@ -135,6 +153,10 @@ static int visit(void *arg, const struct cs_node *const *path, size_t n)
 			break; /* the resolver and all it calls are charged to its caller */
 		if (!printed(f))
 			continue;
+		if (i == first && unnamed_main) {
+			append_name(ls, &len, NULL, "main");
+			continue;
+		}
 		append_name(ls, &len, tg.opt.obj_prefix && f->obj ? base_name(f->obj) : NULL,
 			    f->name);
 	}

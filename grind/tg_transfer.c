@@ -82,6 +82,14 @@ void tg_seed_from_unwind(ThreadId tid)
 	/* An unwind that ends on a null or garbage return address gives no frame. */
 	while (n > 1 && !tg_func_at(ips[n - 1]) && ips[n - 1] < 4096)
 		n--;
+	/* The first block of the process is its entry point (the dynamic linker's, often
+	 * without a symbol): nothing is below it, and it is below main like _start. */
+	if (tg.stats.seeds == 0 && tg.opt.start_on && n > 0) {
+		n = 1;
+		struct tg_func *entry = tg_func_at(ips[0]);
+		if (entry)
+			entry->flags |= TG_FN_BELOW_MAIN;
+	}
 	struct cs_seed_frame *fr = VG_(calloc)("tg.seed.frames", n ? n : 1, sizeof(*fr));
 	for (UInt k = 0; k < n; k++) {
 		UInt i = n - 1 - k; /* root first */
@@ -89,13 +97,6 @@ void tg_seed_from_unwind(ThreadId tid)
 		fr[k].callsite = 0;
 		fr[k].retaddr = CS_NO_RETADDR;
 		fr[k].sp = (i == n - 1) ? TG_SP_OUTERMOST : sps[i + 1];
-	}
-	/* The first frame of the process (the dynamic linker's entry, often without a
-	 * symbol) is below main like _start. */
-	if (tg.stats.seeds == 0 && tg.opt.start_on && n > 0) {
-		struct tg_func *entry = tg_func_at(ips[n - 1]);
-		if (entry)
-			entry->flags |= TG_FN_BELOW_MAIN;
 	}
 	cs_seed(t->cs, fr, n);
 	tg.stats.frames_seeded += n;
