@@ -1,0 +1,220 @@
+/* sample_unwind.c - DWARF call graphs for perf.data samples (see sample_unwind.h). */
+#include "unwind/sample_unwind.h"
+
+#include <string.h>
+
+#include "base/xalloc.h"
+
+#define SAMPLE_UNWIND_MAX_FRAMES 1024
+
+struct process_unwinder {
+	int32_t pid;
+	struct dwarf_unwinder *u;
+};
+
+/* The recorded build-id of each map object, found once (objects are numbered densely). */
+struct object_build_id {
+	int looked_up;
+	const struct perf_build_id_entry *entry; /* NULL: none recorded */
+};
+
+struct sample_unwinder {
+	struct machine *machine;
+	const struct perf_header_info *hdr;
+	enum unwind_arch arch;
+	struct process_unwinder *procs; /* open addressing on pid */
+	size_t nr_procs, cap_procs;
+	struct object_build_id *ids;
+	size_t cap_ids;
+	const struct thread *thread;   /* the sample being unwound */
+	struct unwind_frame frames[SAMPLE_UNWIND_MAX_FRAMES];
+	struct unwind_result last;
+};
+
+static const struct perf_build_id_entry *object_build_id(struct sample_unwinder *su,
+							 const struct map_object *obj)
+{
+	struct object_build_id *b;
+
+	if (obj->id >= su->cap_ids) {
+		size_t cap = su->cap_ids ? su->cap_ids : 64;
+
+		while (cap <= obj->id)
+			cap *= 2;
+		su->ids = xrealloc(su->ids, cap * sizeof(*su->ids));
+		memset(su->ids + su->cap_ids, 0, (cap - su->cap_ids) * sizeof(*su->ids));
+		su->cap_ids = cap;
+	}
+	b = &su->ids[obj->id];
+	if (!b->looked_up) {
+		b->looked_up = 1;
+		for (size_t i = 0; i < su->hdr->nr_build_ids; i++)
+			if (su->hdr->build_ids[i].path &&
+			    !strcmp(su->hdr->build_ids[i].path, obj->name)) {
+				b->entry = &su->hdr->build_ids[i];
+				break;
+			}
+	}
+	return b->entry;
+}
+
+static int find_map(void *arg, uint64_t addr, struct unwind_map *out)
+{
+	struct sample_unwinder *su = arg;
+	const struct map_entry *e = machine_find_map(su->machine, su->thread, PERF_MISC_USER, addr);
+	const struct perf_build_id_entry *b;
+
+	if (!e || e->obj->kernel)
+		return 0;
+	b = object_build_id(su, e->obj);
+	*out = (struct unwind_map){
+		.path = e->obj->name,
+		.start = e->start,
+		.end = e->end,
+		.pgoff = e->pgoff,
+		.build_id = b ? b->build_id : NULL,
+		.build_id_size = b ? b->size : 0,
+	};
+	return 1;
+}
+
+struct sample_unwinder *sample_unwinder_new(struct machine *m, const struct perf_header_info *hdr,
+					    struct tephra_error *err)
+{
+	struct sample_unwinder *su;
+	enum unwind_arch arch;
+
+	if (unwind_arch_from_name(hdr->arch, &arch) != 0) {
+		tephra_error_set(err, "DWARF unwinding of %s samples is not supported",
+				 hdr->arch ? hdr->arch : "(no ARCH recorded)");
+		return NULL;
+	}
+	su = xcalloc(1, sizeof(*su));
+	su->machine = m;
+	su->hdr = hdr;
+	su->arch = arch;
+	return su;
+}
+
+void sample_unwinder_free(struct sample_unwinder *su)
+{
+	if (!su)
+		return;
+	for (size_t i = 0; i < su->cap_procs; i++)
+		if (su->procs[i].u)
+			dwarf_unwinder_free(su->procs[i].u);
+	free(su->procs);
+	free(su->ids);
+	free(su);
+}
+
+static size_t pid_slot(const struct process_unwinder *v, size_t cap, int32_t pid)
+{
+	size_t i = ((uint32_t)pid * 2654435761u) & (cap - 1);
+
+	while (v[i].u && v[i].pid != pid)
+		i = (i + 1) & (cap - 1);
+	return i;
+}
+
+static struct dwarf_unwinder *process_unwinder(struct sample_unwinder *su, int32_t pid)
+{
+	struct dwarf_unwind_options opts = {
+		.arch = su->arch, .find_map = find_map, .find_map_arg = su,
+	};
+	struct tephra_error err;
+	size_t i;
+
+	if (2 * (su->nr_procs + 1) > su->cap_procs) {
+		size_t cap = su->cap_procs ? 2 * su->cap_procs : 64;
+		struct process_unwinder *v = xcalloc(cap, sizeof(*v));
+
+		for (size_t j = 0; j < su->cap_procs; j++)
+			if (su->procs[j].u)
+				v[pid_slot(v, cap, su->procs[j].pid)] = su->procs[j];
+		free(su->procs);
+		su->procs = v;
+		su->cap_procs = cap;
+	}
+	i = pid_slot(su->procs, su->cap_procs, pid);
+	if (!su->procs[i].u) {
+		/* Only an unsupported arch fails, and that was checked in _new. */
+		su->procs[i].u = dwarf_unwinder_new(&opts, &err);
+		if (!su->procs[i].u)
+			return NULL;
+		su->procs[i].pid = pid;
+		su->nr_procs++;
+	}
+	return su->procs[i].u;
+}
+
+int sample_has_user_stack(const struct perf_event_desc *desc, const struct perf_sample *s)
+{
+	return desc && (desc->attr.sample_type & PERF_ST_REGS_USER) &&
+	       (desc->attr.sample_type & PERF_ST_STACK_USER) && s->user_regs &&
+	       s->user_regs_abi != 0 && s->user_stack_size > 0;
+}
+
+size_t sample_unwind_callchain(struct sample_unwinder *su, const struct thread *t,
+			       const struct perf_sample *s, uint64_t *out, size_t max,
+			       size_t max_user)
+{
+	struct unwind_sample_regs regs = {
+		.tid = s->tid,
+		.abi = s->user_regs_abi,
+		.regs_mask = s->user_regs_mask,
+		.regs = s->user_regs,
+		.stack = s->user_stack,
+		.stack_size = s->user_stack_size,
+		.stack_dyn_size = s->user_stack_dyn_size,
+	};
+	struct dwarf_unwinder *u;
+	size_t n = 0;
+
+	memset(&su->last, 0, sizeof(su->last));
+	su->last.frames = su->frames;
+	su->last.max_frames = max_user < SAMPLE_UNWIND_MAX_FRAMES ? max_user : SAMPLE_UNWIND_MAX_FRAMES;
+	su->last.status = UNWIND_NO_REGS;
+	for (uint64_t i = 0; i < s->nr_callchain && n < max; i++)
+		out[n++] = s->callchain[i];
+	if (n >= max || !t || !s->user_regs)
+		return n;
+	u = process_unwinder(su, (int32_t)t->pid);
+	if (!u)
+		return n;
+	su->thread = t;
+	dwarf_unwind_sample(u, &regs, &su->last);
+	su->thread = NULL;
+	if (su->last.nr_frames == 0)
+		return n;
+	out[n++] = PERF_CONTEXT_USER;
+	for (size_t i = 0; i < su->last.nr_frames && n < max; i++)
+		out[n++] = unwind_frame_lookup_pc(&su->frames[i]);
+	return n;
+}
+
+const struct unwind_result *sample_unwinder_last(const struct sample_unwinder *su)
+{
+	return &su->last;
+}
+
+void sample_unwinder_stats(const struct sample_unwinder *su, struct dwarf_unwinder_stats *out,
+			   size_t *nr_processes)
+{
+	memset(out, 0, sizeof(*out));
+	for (size_t i = 0; i < su->cap_procs; i++) {
+		const struct dwarf_unwinder_stats *st;
+
+		if (!su->procs[i].u)
+			continue;
+		st = dwarf_unwinder_stats(su->procs[i].u);
+		out->nr_samples += st->nr_samples;
+		for (size_t k = 0; k <= UNWIND_ERROR; k++)
+			out->nr_by_status[k] += st->nr_by_status[k];
+		out->nr_modules_reported += st->nr_modules_reported;
+		out->nr_dwfl_rebuilds += st->nr_dwfl_rebuilds;
+		if (st->max_stack_needed > out->max_stack_needed)
+			out->max_stack_needed = st->max_stack_needed;
+	}
+	*nr_processes = su->nr_procs;
+}

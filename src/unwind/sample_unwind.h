@@ -1,0 +1,49 @@
+/* sample_unwind.h - DWARF call graphs for perf.data samples.
+ *
+ * Glue between the recorded system (machine/) and the unwinder: one dwarf_unwinder per
+ * recorded process (its Dwfl and parsed CFI live as long as the process), mappings
+ * answered by the machine model, build-ids from the header's BUILD_ID table.
+ *
+ * sample_unwind_callchain() rebuilds a sample's callchain the way perf script does for a
+ * `--call-graph dwarf` recording: the recorded chain (kernel frames; perf records no user
+ * entries in that mode) as it is, then PERF_CONTEXT_USER and the unwound user frames,
+ * callee first, with return addresses already decremented by one as perf stores them.
+ * The result is a raw chain in the sample's own format, so code that walks
+ * perf_sample.callchain can walk it unchanged. */
+#ifndef TEPHRA_UNWIND_SAMPLE_UNWIND_H
+#define TEPHRA_UNWIND_SAMPLE_UNWIND_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/error.h"
+#include "machine/machine.h"
+#include "perfdata/perf_record_reader.h"
+#include "unwind/dwarf_unwind.h"
+
+struct sample_unwinder;
+
+/* For the recording described by HDR (its ARCH feature picks the registers).  Returns
+ * NULL with ERR when the architecture is not supported. */
+struct sample_unwinder *sample_unwinder_new(struct machine *m, const struct perf_header_info *hdr,
+					    struct tephra_error *err);
+void sample_unwinder_free(struct sample_unwinder *su);
+
+/* Does this sample carry what DWARF unwinding needs (user registers and stack)? */
+int sample_has_user_stack(const struct perf_event_desc *desc, const struct perf_sample *s);
+
+/* Writes the callchain described above into OUT (room for MAX entries, markers
+ * included); at most MAX_USER unwound frames are added.  Returns the number of entries.
+ * The walk's outcome (status, stack_needed, ...) stays readable through
+ * sample_unwinder_last() until the next call. */
+size_t sample_unwind_callchain(struct sample_unwinder *su, const struct thread *t,
+			       const struct perf_sample *s, uint64_t *out, size_t max,
+			       size_t max_user);
+
+const struct unwind_result *sample_unwinder_last(const struct sample_unwinder *su);
+
+/* Totals over every process so far. */
+void sample_unwinder_stats(const struct sample_unwinder *su, struct dwarf_unwinder_stats *out,
+			   size_t *nr_processes);
+
+#endif
