@@ -91,6 +91,14 @@ int elf_handle_has_dynsym(struct elf_handle *h)
 	return s && sh.sh_type == SHT_DYNSYM;
 }
 
+uint64_t elf_handle_text_offset(struct elf_handle *h)
+{
+	GElf_Shdr sh;
+	if (!section_by_name(h->elf, ".text", &sh, NULL))
+		return 0;
+	return sh.sh_addr - sh.sh_offset;
+}
+
 const char *elf_handle_debuglink(struct elf_handle *h)
 {
 	GElf_Word crc;

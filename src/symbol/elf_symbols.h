@@ -30,6 +30,10 @@ int elf_handle_has_dynsym(struct elf_handle *h);
 /* The .gnu_debuglink file name, or NULL. */
 const char *elf_handle_debuglink(struct elf_handle *h);
 
+/* .text's sh_addr - sh_offset (perf's text_offset: file offset -> ELF address for
+ * DWARF queries); 0 when there is no .text. */
+uint64_t elf_handle_text_offset(struct elf_handle *h);
+
 /* Fills T from SYMS and RUNTIME (either may be the same handle; RUNTIME may be NULL).
  * Returns the number of symbols added. */
 size_t elf_load_symbols(struct symbol_table *t, struct elf_handle *syms,

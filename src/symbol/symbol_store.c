@@ -13,6 +13,8 @@
 
 #include "base/strbuf.h"
 #include "base/xalloc.h"
+#include "symbol/demangle.h"
+#include "symbol/dwarf_lines.h"
 #include "symbol/elf_symbols.h"
 #include "symbol/kallsyms.h"
 #include "symbol/perf_map.h"
@@ -34,6 +36,9 @@ struct dso {
 	int mismatch;
 	char *loaded_from;
 	struct symbol_table table;
+	uint64_t text_offset;      /* file offset -> ELF address, for DWARF */
+	int dwarf_tried;
+	struct dwarf_lines *dwarf;
 };
 
 struct symbol_store {
@@ -99,6 +104,7 @@ struct symbol_store *symbol_store_new(const struct symbol_options *opts)
 static void dso_free(struct dso *d)
 {
 	symbol_table_release(&d->table);
+	dwarf_lines_close(d->dwarf);
 	free(d->path);
 	free(d->module);
 	free(d->loaded_from);
@@ -500,6 +506,7 @@ static void load_elf_object(struct dso *d)
 		struct elf_handle *r = have_runtime ? &runtime : &syms;
 		if (elf_load_symbols(&d->table, s, r) > 0)
 			d->loaded_from = xstrdup(s->path);
+		d->text_offset = elf_handle_text_offset(r);
 	} else if (d->build_id_size && d->kind == DSO_USER) {
 		char *ondisk = fmt("%s%s", d->store->opts.root_dir ? d->store->opts.root_dir : "",
 				   d->path);
@@ -557,6 +564,53 @@ const struct dso_symbol *dso_find_symbol(struct dso *d, uint64_t addr)
 		return kallsyms_find(&d->store->kallsyms, d->module, addr);
 	}
 	return symbol_table_find(&d->table, addr);
+}
+
+static struct dwarf_lines *dso_dwarf(struct dso *d)
+{
+	load(d);
+	if (!d->dwarf_tried) {
+		d->dwarf_tried = 1;
+		/* perf asks addr2line about the file the symbols came from */
+		if ((d->kind == DSO_USER || d->kind == DSO_VDSO) && d->loaded_from)
+			d->dwarf = dwarf_lines_open(d->loaded_from);
+	}
+	return d->dwarf;
+}
+
+struct inline_walk {
+	struct dso *d;
+	const char *base_name;
+	dso_inline_cb cb;
+	void *arg;
+};
+
+static void inline_name_cb(void *arg, const char *raw)
+{
+	struct inline_walk *w = arg;
+	char *dem = w->d->table.demangle ? symbol_demangle(raw) : NULL;
+	const char *name = dem ? dem : raw;
+
+	w->cb(w->arg, name, !(w->base_name && strcmp(name, w->base_name) == 0));
+	free(dem);
+}
+
+int dso_inline_chain(struct dso *d, uint64_t addr, dso_inline_cb cb, void *arg)
+{
+	struct dwarf_lines *dl = dso_dwarf(d);
+	if (!dl)
+		return 0;
+	const struct dso_symbol *base = dso_find_symbol(d, addr);
+	struct inline_walk w = { d, base ? base->name : NULL, cb, arg };
+	return dwarf_lines_inline_names(dl, addr + d->text_offset, inline_name_cb, &w);
+}
+
+int dso_srcline(struct dso *d, uint64_t addr, const char **file, unsigned *line)
+{
+	struct dwarf_lines *dl = dso_dwarf(d);
+	if (!dl)
+		return -1;
+	return dwarf_lines_srcline(dl, addr + d->text_offset, file, line);
 }
 
 int dso_has_symbols(struct dso *d)

@@ -68,6 +68,21 @@ const char *dso_loaded_from(struct dso *d);     /* file the symbols came from, o
  * returned pointer stays valid for the life of the store. */
 const struct dso_symbol *dso_find_symbol(struct dso *d, uint64_t addr);
 
+/* DWARF inline chain at ADDR (same address space as dso_find_symbol), as perf 6.1
+ * prints frames of DWARF callchains: CB gets each function innermost first, ending
+ * with the containing function, names demangled like symbols.  INLINED is 0 only
+ * for an entry whose name is the ELF symbol's (dso_find_symbol) name: perf prints
+ * that one as "sym+0xoff (dso)" and every other one as "name+0xoff (inlined)", all
+ * with the ELF symbol's offset (addr - sym->start; addr itself when there is no
+ * symbol).  Returns the number of entries; 0 means no DWARF covers ADDR and perf
+ * prints the plain frame.  The DWARF index is built once per object, lazily. */
+typedef void (*dso_inline_cb)(void *arg, const char *name, int inlined);
+int dso_inline_chain(struct dso *d, uint64_t addr, dso_inline_cb cb, void *arg);
+
+/* Source file and line for ADDR from DWARF; 0 on success, -1 when unknown.  *FILE
+ * is valid for the life of the store. */
+int dso_srcline(struct dso *d, uint64_t addr, const char **file, unsigned *line);
+
 /* Quality facts for the stack-quality report. */
 int dso_has_symbols(struct dso *d);
 int dso_build_id_mismatch(struct dso *d); /* file on disk has another build-id and no cached copy matched */

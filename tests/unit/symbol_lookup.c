@@ -6,6 +6,9 @@
  * With --lookup: reads lines "PATH BUILD-ID ADDR" (BUILD-ID hex or "-", ADDR hex in the
  * dso's lookup space) from stdin and prints "NAME+0xOFF" or "[unknown]" per line, the
  * way perf script prints a callchain symbol.
+ * With --inline: the same input; prints the frames perf prints for that address in a
+ * DWARF callchain, joined by " | ": "name+0xOFF (inlined)" / "name+0xOFF (DSO)", or
+ * just the plain "NAME+0xOFF" when no DWARF covers it.
  *   options: --buildid-dir DIR  --kallsyms FILE  --debug-dir DIR  --no-demangle */
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,8 +47,21 @@ static size_t parse_hex_bytes(const char *s, uint8_t *out, size_t cap)
 	return n;
 }
 
+struct chain_print {
+	uint64_t off;
+	int n;
+};
+
+static void print_inline(void *arg, const char *name, int inlined)
+{
+	struct chain_print *c = arg;
+	printf("%s%s+0x%llx (%s)", c->n++ ? " | " : "", name, (unsigned long long)c->off,
+	       inlined ? "inlined" : "DSO");
+}
+
 static int run_lookup(int argc, char **argv)
 {
+	int inline_mode = strcmp(argv[1], "--inline") == 0;
 	struct symbol_options o = { 0 };
 	for (int i = 2; i < argc; i++) {
 		if (!strcmp(argv[i], "--buildid-dir") && i + 1 < argc)
@@ -75,6 +91,13 @@ static int run_lookup(int argc, char **argv)
 		size_t n = parse_hex_bytes(bidtxt, bid, sizeof(bid));
 		struct dso *d = symbol_store_dso(st, path, n ? bid : NULL, n);
 		const struct dso_symbol *s = dso_find_symbol(d, addr);
+		if (inline_mode) {
+			struct chain_print c = { s ? addr - s->start : addr, 0 };
+			if (dso_inline_chain(d, addr, print_inline, &c) > 0) {
+				putchar('\n');
+				continue;
+			}
+		}
 		if (s)
 			printf("%s+0x%llx\n", s->name, addr - (unsigned long long)s->start);
 		else
@@ -263,7 +286,7 @@ static void test_kallsyms_and_jit(void)
 
 int main(int argc, char **argv)
 {
-	if (argc > 1 && strcmp(argv[1], "--lookup") == 0)
+	if (argc > 1 && (strcmp(argv[1], "--lookup") == 0 || strcmp(argv[1], "--inline") == 0))
 		return run_lookup(argc, argv);
 	test_table_rules();
 	test_demangle();

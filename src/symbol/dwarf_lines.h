@@ -1,0 +1,29 @@
+/* dwarf_lines.h - inlined-function chains and source lines from one file's DWARF
+ * (libdwfl), in that file's own virtual addresses.
+ *
+ * The chain is what binutils' `addr2line -i -f` lists, which is what perf 6.1 (built
+ * without libbfd) asks for DWARF callchains: the innermost function first, then each
+ * function it is inlined into, ending with the containing subprogram.  Names are the
+ * linkage name when DWARF has one (mangled), else the plain name. */
+#ifndef TEPHRA_SYMBOL_DWARF_LINES_H
+#define TEPHRA_SYMBOL_DWARF_LINES_H
+
+#include <stdint.h>
+
+struct dwarf_lines;
+
+/* NULL when PATH cannot be read or has no DWARF. */
+struct dwarf_lines *dwarf_lines_open(const char *path);
+void dwarf_lines_close(struct dwarf_lines *dl);
+
+/* Calls CB(ARG, name) innermost first; returns the number of names (0: no DWARF
+ * scope covers VADDR). */
+int dwarf_lines_inline_names(struct dwarf_lines *dl, uint64_t vaddr,
+			     void (*cb)(void *arg, const char *name), void *arg);
+
+/* Source file and line of VADDR; returns 0, or -1 when unknown.  *FILE stays valid
+ * while DL is open. */
+int dwarf_lines_srcline(struct dwarf_lines *dl, uint64_t vaddr, const char **file,
+			unsigned *line);
+
+#endif
