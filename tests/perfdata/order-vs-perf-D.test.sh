@@ -19,13 +19,16 @@ perf record -q -g -o - -- bash -c burn > p.data 2>/dev/null || { echo "pipe reco
 record two -e cpu-clock -e task-clock -o two.data -- bash -c burn
 record a -a -g -o a.data -- sleep 0.2
 record d --call-graph dwarf,4096 -o d.data -- bash -c burn
+# system-wide at a high rate into a one-page buffer: many rounds, lost samples
+record l -a -F 20000 -m 1 -g -o l.data -- sleep 0.3
+perf record -q -z -g -o - -- bash -c burn > zp.data 2>/dev/null || { echo "pipe -z record failed"; exit 1; }
 
 fail=0
-for f in g z p two a d; do
+for f in g z p zp two a d l; do
 	add=0
-	[ "$f" = p ] && add=16
-	if [ "$f" = p ]; then perf script -D -i - < p.data; else perf script -D -i "$f.data"; fi 2>/dev/null | canon_perf $add > "$f.perf"
-	if [ "$f" = p ]; then
+	case $f in p|zp) add=16;; esac
+	if [ "$add" = 16 ]; then perf script -D -i - < "$f.data"; else perf script -D -i "$f.data"; fi 2>/dev/null | canon_perf $add > "$f.perf"
+	if [ "$add" = 16 ]; then
 		"$TEPHRA" stat --records - < "$f.data" > "$f.raw" || { echo "tephra failed on $f"; fail=1; continue; }
 	else
 		"$TEPHRA" stat --records "$f.data" > "$f.raw" || { echo "tephra failed on $f"; fail=1; continue; }
@@ -41,7 +44,7 @@ for f in g z p two a d; do
 		echo "$f: $(wc -l < "$f.perf") records ($n samples) match"
 	fi
 	# and the samples as plain `perf script` prints them (tid, time, period), in order
-	if [ "$f" = p ]; then perf script -G -F tid,time,period --ns -i - < p.data; else
+	if [ "$add" = 16 ]; then perf script -G -F tid,time,period --ns -i - < "$f.data"; else
 		perf script -G -F tid,time,period --ns -i "$f.data"; fi 2>/dev/null |
 		awk '{ t = $2; sub(/:$/, "", t); print $1, t, $3 }' > "$f.script"
 	awk '$4 == "PERF_RECORD_SAMPLE" { split($5, pt, "/"); sub(/:$/, "", pt[2]);

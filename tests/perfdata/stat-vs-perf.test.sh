@@ -16,6 +16,8 @@ perf record -q -g -o g.data -- bash -c burn >/dev/null 2>&1 || { echo "perf reco
 perf record -q -e cpu-clock -e task-clock -o two.data -- bash -c burn >/dev/null 2>&1 || exit 1
 perf record -q -z -o z.data -- bash -c burn >/dev/null 2>&1 || exit 1
 perf record -q -o - -- bash -c burn > p.data 2>/dev/null || exit 1
+# a one-page buffer at a high rate system-wide: the kernel loses samples (LOST records)
+perf record -q -a -F 20000 -m 1 -g -o l.data -- sleep 0.3 >/dev/null 2>&1 || exit 1
 
 fail=0
 check() { # what, expected-file, actual-file
@@ -25,7 +27,7 @@ check() { # what, expected-file, actual-file
 		echo "$1: $(wc -l < "$2") lines match"
 	fi
 }
-for f in g two z p; do
+for f in g two z p l; do
 	src="$f.data"; [ "$f" = p ] && src=-
 	"$TEPHRA" stat "$src" < "$f.data" > "$f.stat" || { echo "tephra stat failed on $f"; fail=1; continue; }
 	if [ "$f" = p ]; then
@@ -56,8 +58,18 @@ for f in g two z p; do
 
 	awk '/ stats:$/ && !/^Aggregated/ { ev = $1; next } ev != "" && $1 == "SAMPLE" { print ev, $3; ev = "" }' "$f.dump" |
 		sort > "$f.spe.perf"
-	awk '/^samples per event:/ { on = 1; next } /^lost/ { on = 0 } on { print $1, $2 }' "$f.stat" |
+	awk '/^samples per event:/ { on = 1; next } /^lost/ { on = 0 } on && $2 > 0 { print $1, $2 }' "$f.stat" |
 		sort > "$f.spe.tephra"
 	check "$f samples per event" "$f.spe.perf" "$f.spe.tephra"
+
+	# lost events and lost samples, summed over the LOST / LOST_SAMPLES records perf dumps
+	{ sed -n 's/.*PERF_RECORD_LOST: id:[0-9]*: lost:\([0-9]*\).*/\1/p' "$f.dump" |
+		awk '{ s += $1 } END { print "lost events:", s + 0 }'
+	  sed -n 's/.*PERF_RECORD_LOST_SAMPLES: .*lost samples :\([0-9]*\).*/\1/p' "$f.dump" |
+		awk '{ s += $1 } END { print "lost samples:", s + 0 }'
+	} > "$f.lost.perf"
+	sed -n 's/^\(lost [a-z]*: [0-9]*\) .*/\1/p' "$f.stat" > "$f.lost.tephra"
+	check "$f lost" "$f.lost.perf" "$f.lost.tephra"
 done
+grep -q 'lost samples: 0$' l.lost.perf && echo "note: the lossy recording lost nothing this time"
 exit $fail
