@@ -416,8 +416,9 @@ static void classify_failure(struct dwarf_unwinder *u)
 	struct unwind_result *res = u->res;
 	uint64_t last = res->nr_frames ? res->frames[res->nr_frames - 1].pc : u->ip;
 
+	/* read_was_stack implies read_addr >= sp: the subtraction cannot wrap */
 	if (u->read_failed && u->read_was_stack && u->stack_avail == u->sample->stack_size &&
-	    u->read_addr >= u->sp + u->stack_avail) {
+	    u->read_addr - u->sp >= u->stack_avail) {
 		/* The dump was full and the walk wanted what lies above it. */
 		stop(u, UNWIND_STACK_CUT, u->read_addr);
 		res->stack_needed = u->read_addr - u->sp + sizeof(uint64_t);
