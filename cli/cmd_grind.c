@@ -197,6 +197,9 @@ static int run_valgrind(const struct grind_args *a, const char *libdir, const ch
 	pid_t pid = fork();
 	if (pid < 0) {
 		perror("tephra grind: fork");
+		free(av);
+		free(out_opt);
+		free(tool_opt);
 		return -1;
 	}
 	if (pid == 0) {
@@ -205,15 +208,17 @@ static int run_valgrind(const struct grind_args *a, const char *libdir, const ch
 		fprintf(stderr, "tephra grind: cannot run %s: %s\n", av[0], strerror(errno));
 		_exit(127);
 	}
-	int status;
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR) {
-			perror("tephra grind: waitpid");
-			return -1;
-		}
+	int status = 0;
+	int waited;
+	while ((waited = waitpid(pid, &status, 0)) < 0 && errno == EINTR)
+		;
 	free(av);
 	free(out_opt);
 	free(tool_opt);
+	if (waited < 0) {
+		perror("tephra grind: waitpid");
+		return -1;
+	}
 	if (WIFEXITED(status))
 		return WEXITSTATUS(status);
 	return 128 + WTERMSIG(status);
@@ -259,7 +264,8 @@ static int render_svg(const char *folded, const char *svg, const char *title)
 enum { OPT_SVG = 1, OPT_NO_SVG, OPT_SKIP, OPT_START, OPT_COLLECT, OPT_TAIL, OPT_KEEP_COLD,
        OPT_BELOW_MAIN, OPT_OBJ_PREFIX, OPT_SHOW_PLT, OPT_VG_OPT, OPT_VALGRIND };
 
-int cmd_grind(int argc, char **argv)
+/* Parses the options into A; returns -1 to go on, or the exit status. */
+static int parse_args(struct grind_args *a, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "output", required_argument, NULL, 'o' },
@@ -279,45 +285,38 @@ int cmd_grind(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
-	struct grind_args a = { .folded = "grind.folded", .svg = "grind.svg",
-				.valgrind = "valgrind" };
+	static const struct { int code; const char *name, *a, *b; } choices[] = {
+		{ OPT_START, "start", "on", "off" },
+		{ OPT_COLLECT, "collect-atstart", "yes", "no" },
+		{ OPT_TAIL, "tail-calls", "replace", "nest" },
+	};
 	int c;
 	optind = 1;
 	/* '+': stop at the program's name, its options are its own. */
 	while ((c = getopt_long(argc, argv, "+o:qh", longopts, NULL)) != -1) {
+		for (size_t i = 0; i < sizeof(choices) / sizeof(choices[0]); i++) {
+			if (c == choices[i].code && strcmp(optarg, choices[i].a) &&
+			    strcmp(optarg, choices[i].b)) {
+				fprintf(stderr, "tephra grind: --%s takes %s or %s, not '%s'\n",
+					choices[i].name, choices[i].a, choices[i].b, optarg);
+				return 2;
+			}
+		}
 		switch (c) {
-		case 'o': a.folded = optarg; break;
-		case OPT_SVG: a.svg = optarg; break;
-		case OPT_NO_SVG: a.svg = NULL; break;
-		case OPT_SKIP: add_tool_opt(&a, "--skip-obj=%s", optarg); break;
-		case OPT_START:
-			if (strcmp(optarg, "on") && strcmp(optarg, "off")) {
-				fprintf(stderr, "tephra grind: --start takes on or off, not '%s'\n", optarg);
-				return 2;
-			}
-			add_tool_opt(&a, "--start=%s", optarg);
-			break;
-		case OPT_COLLECT:
-			if (strcmp(optarg, "yes") && strcmp(optarg, "no")) {
-				fprintf(stderr, "tephra grind: --collect-atstart takes yes or no, not '%s'\n", optarg);
-				return 2;
-			}
-			add_tool_opt(&a, "--collect-atstart=%s", optarg);
-			break;
-		case OPT_TAIL:
-			if (strcmp(optarg, "replace") && strcmp(optarg, "nest")) {
-				fprintf(stderr, "tephra grind: --tail-calls takes replace or nest, not '%s'\n", optarg);
-				return 2;
-			}
-			add_tool_opt(&a, "--tail-calls=%s", optarg);
-			break;
-		case OPT_KEEP_COLD: add_tool_opt(&a, "%s", "--keep-cold=yes"); break;
-		case OPT_BELOW_MAIN: add_tool_opt(&a, "%s", "--show-below-main=yes"); break;
-		case OPT_OBJ_PREFIX: add_tool_opt(&a, "%s", "--obj-prefix=yes"); break;
-		case OPT_SHOW_PLT: add_tool_opt(&a, "%s", "--show-plt=yes"); break;
-		case OPT_VG_OPT: add_tool_opt(&a, "%s", optarg); break;
-		case OPT_VALGRIND: a.valgrind = optarg; break;
-		case 'q': a.quiet = 1; break;
+		case 'o': a->folded = optarg; break;
+		case OPT_SVG: a->svg = optarg; break;
+		case OPT_NO_SVG: a->svg = NULL; break;
+		case OPT_SKIP: add_tool_opt(a, "--skip-obj=%s", optarg); break;
+		case OPT_START: add_tool_opt(a, "--start=%s", optarg); break;
+		case OPT_COLLECT: add_tool_opt(a, "--collect-atstart=%s", optarg); break;
+		case OPT_TAIL: add_tool_opt(a, "--tail-calls=%s", optarg); break;
+		case OPT_KEEP_COLD: add_tool_opt(a, "%s", "--keep-cold=yes"); break;
+		case OPT_BELOW_MAIN: add_tool_opt(a, "%s", "--show-below-main=yes"); break;
+		case OPT_OBJ_PREFIX: add_tool_opt(a, "%s", "--obj-prefix=yes"); break;
+		case OPT_SHOW_PLT: add_tool_opt(a, "%s", "--show-plt=yes"); break;
+		case OPT_VG_OPT: add_tool_opt(a, "%s", optarg); break;
+		case OPT_VALGRIND: a->valgrind = optarg; break;
+		case 'q': a->quiet = 1; break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}
@@ -327,51 +326,65 @@ int cmd_grind(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
-	if (a.quiet)
-		add_tool_opt(&a, "%s", "--summary=no");
+	if (a->quiet)
+		add_tool_opt(a, "%s", "--summary=no");
+	return -1;
+}
 
+static int grind(struct grind_args *a, int argc, char **argv)
+{
 	struct tephra_error err = { { 0 } };
 	char libdir[PATH_MAX];
 	if (find_lib_dir(libdir, sizeof(libdir), &err) != 0 ||
-	    check_version(libdir, a.valgrind, &err) != 0) {
+	    check_version(libdir, a->valgrind, &err) != 0) {
 		fprintf(stderr, "tephra grind: %s\n", err.msg);
 		return 1;
 	}
 	/* The tool resolves a relative name against the program's working directory,
 	 * which is ours: make it absolute so a program that chdir()s changes nothing. */
 	char folded_abs[PATH_MAX];
-	if (a.folded[0] == '/') {
-		snprintf(folded_abs, sizeof(folded_abs), "%s", a.folded);
+	if (a->folded[0] == '/') {
+		snprintf(folded_abs, sizeof(folded_abs), "%s", a->folded);
 	} else {
 		char cwd[PATH_MAX];
 		if (!getcwd(cwd, sizeof(cwd))) {
 			perror("tephra grind: getcwd");
 			return 1;
 		}
-		if (path_join(folded_abs, sizeof(folded_abs), cwd, a.folded) != 0) {
-			fprintf(stderr, "tephra grind: %s: path too long\n", a.folded);
+		if (path_join(folded_abs, sizeof(folded_abs), cwd, a->folded) != 0) {
+			fprintf(stderr, "tephra grind: %s: path too long\n", a->folded);
 			return 1;
 		}
 	}
 	unlink(folded_abs);
-	int rc = run_valgrind(&a, libdir, folded_abs, argc - optind, argv + optind);
+	int rc = run_valgrind(a, libdir, folded_abs, argc, argv);
 	if (rc < 0)
 		return 1;
 	struct stat st;
 	if (stat(folded_abs, &st) != 0) {
 		fprintf(stderr, "tephra grind: %s was not written (the program or Valgrind "
-			"failed, exit status %d)\n", a.folded, rc);
+			"failed, exit status %d)\n", a->folded, rc);
 		return rc ? rc : 1;
 	}
-	if (a.svg) {
+	if (a->svg) {
 		char title[512];
-		snprintf(title, sizeof(title), "tephra grind: %s", argv[optind]);
-		if (render_svg(folded_abs, a.svg, title) != 0)
+		snprintf(title, sizeof(title), "tephra grind: %s", argv[0]);
+		if (render_svg(folded_abs, a->svg, title) != 0)
 			return rc ? rc : 1;
 	}
+	/* The program's exit status is ours, as under valgrind itself. */
+	return rc;
+}
+
+int cmd_grind(int argc, char **argv)
+{
+	struct grind_args a = { .folded = "grind.folded", .svg = "grind.svg",
+				.valgrind = "valgrind" };
+	int rc = parse_args(&a, argc, argv);
+	if (rc < 0)
+		rc = grind(&a, argc - optind, argv + optind);
 	for (size_t i = 0; i < a.ntool_opts; i++)
 		free(a.tool_opts[i]);
 	free(a.tool_opts);
-	/* The program's exit status is ours, as under valgrind itself. */
 	return rc;
 }

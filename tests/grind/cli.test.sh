@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# The launcher: folded + SVG by default, the program's exit status and output pass
+# through, clear errors for bad options, no program, and a Valgrind version other than
+# the one the tool was built against.  Runs the ASan+UBSan build too.
+. "$(dirname "$0")/lib.sh"
+build calls "$PROGS/calls.c"
+cd "$TEST_TMP"
+for t in "$TEPHRA" "$TEPHRA_ASAN"; do
+	[ -x "$t" ] || continue
+	rm -f grind.folded grind.svg
+	"$t" grind ./calls 2>err || { cat err; fail "$t grind ./calls failed"; }
+	has_line grind.folded "main;b;work 4002"
+	grep -q '<svg' grind.svg || fail "no SVG written"
+	grep -q 'work' grind.svg || fail "SVG without the work frame"
+	grep -qE '^tephra grind: .*grind.folded: [0-9]+ instructions counted, [0-9]+ stacks, deepest stack [0-9]+ frames, 0 underflows repaired, 1 frames seeded$' err ||
+		{ cat err; fail "no summary line"; }
+	"$t" grind -q --no-svg -o q.folded ./calls 2>err || fail "-q run failed"
+	[ ! -s err ] || { cat err; fail "-q printed something"; }
+
+	# Exit status of the program.
+	printf 'int main(void) { return 3; }\n' > three.c && gcc -o three three.c
+	"$t" grind --no-svg -o three.folded ./three 2>/dev/null; rc=$?
+	[ $rc = 3 ] || fail "exit status $rc, not the program's 3"
+
+	# Errors.
+	"$t" grind 2>err; [ $? = 2 ] && grep -q 'no program to run' err || fail "no program: $(cat err)"
+	"$t" grind --start=maybe ./calls 2>err; [ $? = 2 ] && grep -q -- '--start takes on or off' err ||
+		fail "bad --start: $(cat err)"
+	mkdir -p fakelib && echo valgrind-0.0.1 > fakelib/VERSION
+	TEPHRA_GRIND_LIB=$TEST_TMP/fakelib "$t" grind ./calls 2>err; [ $? = 1 ] || fail "version mismatch accepted"
+	grep -q "the installed Valgrind is valgrind-.* but the tool in .*fakelib was built against valgrind-0.0.1" err ||
+		fail "unclear version message: $(cat err)"
+	TEPHRA_GRIND_LIB=$TEST_TMP/nowhere "$t" grind ./calls 2>err; [ $? = 1 ] && grep -q 'nowhere' err ||
+		fail "missing lib dir: $(cat err)"
+done
