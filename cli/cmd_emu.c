@@ -162,21 +162,26 @@ int cmd_emu(int argc, char **argv)
 	const char *gbase = strrchr(guest, '/') ? strrchr(guest, '/') + 1 : guest;
 	char *folded = output ? xstrdup(output) : with_suffix(gbase, "", ".folded");
 	char *svg = with_suffix(folded, ".folded", ".svg");
+	struct strbuf parg = STRBUF_INIT;
+	char **qargv = NULL;
+	int rc = 0;
 	if (!plugin)
 		plugin = getenv("TEPHRA_QEMU_PLUGIN") ? xstrdup(getenv("TEPHRA_QEMU_PLUGIN")) : default_plugin();
 	if (!plugin || access(plugin, R_OK) != 0) {
 		fprintf(stderr, "tephra emu: %s: plugin not found (build it with make, or pass --plugin)\n",
 			plugin ? plugin : "qemu/libtephra-qemu.so");
-		return 1;
+		rc = 1;
+		goto out;
 	}
-	if (strchr(folded, ',')) {
-		fprintf(stderr, "tephra emu: %s: QEMU plugin arguments cannot hold a comma\n", folded);
-		return 2;
+	if (strchr(folded, ',') || strchr(plugin, ',')) {
+		fprintf(stderr, "tephra emu: %s: QEMU plugin arguments cannot hold a comma\n",
+			strchr(folded, ',') ? folded : plugin);
+		rc = 2;
+		goto out;
 	}
 	char guest_real[PATH_MAX];
 	int have_guest_path = realpath(guest, guest_real) != NULL && !strchr(guest_real, ',');
 
-	struct strbuf parg = STRBUF_INIT;
 	strbuf_addf(&parg, "%s,out=%s", plugin, folded);
 	if (have_guest_path)
 		strbuf_addf(&parg, ",elf=%s", guest_real);
@@ -190,7 +195,7 @@ int cmd_emu(int argc, char **argv)
 		strbuf_addf(&parg, ",checkpoint=%s", checkpoint);
 
 	/* argv: qemu -U LD_PRELOAD -plugin ARGS [qemu options] guest args */
-	char **qargv = xcalloc((size_t)ncmd + 8, sizeof(*qargv));
+	qargv = xcalloc((size_t)ncmd + 8, sizeof(*qargv));
 	int k = 0;
 	qargv[k++] = qemu_given ? cmd[0] : "qemu-riscv64";
 	qargv[k++] = "-U";
@@ -206,7 +211,8 @@ int cmd_emu(int argc, char **argv)
 	pid_t pid = fork();
 	if (pid < 0) {
 		fprintf(stderr, "tephra emu: fork: %s\n", strerror(errno));
-		return 1;
+		rc = 1;
+		goto out;
 	}
 	if (pid == 0) {
 		/* Preloaded too, so the plugin sees QEMU kill itself on a guest fault. */
@@ -218,28 +224,30 @@ int cmd_emu(int argc, char **argv)
 	int status;
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
-	int rc = 0;
 	if (WIFSIGNALED(status)) {
 		fprintf(stderr, "tephra emu: the guest was killed by signal %d (%s); %s holds the "
 				"profile up to that point\n",
 			WTERMSIG(status), strsignal(WTERMSIG(status)), folded);
 		rc = 128 + WTERMSIG(status);
-	} else if (WEXITSTATUS(status) == 127) {
-		rc = 127;
 	} else {
 		rc = WEXITSTATUS(status);
 	}
 	struct stat sst;
 	if (stat(folded, &sst) != 0) {
 		fprintf(stderr, "tephra emu: the plugin wrote no profile (%s)\n", folded);
-		return rc ? rc : 1;
+		if (!rc)
+			rc = 1;
+		goto out;
 	}
 	if (!raw && !no_svg) {
 		if (write_svg(folded, svg, gbase) == 0)
 			fprintf(stderr, "tephra emu: wrote %s and %s\n", folded, svg);
+		else if (!rc)
+			rc = 1;
 	} else {
 		fprintf(stderr, "tephra emu: wrote %s\n", folded);
 	}
+out:
 	free(qargv);
 	strbuf_release(&parg);
 	free(folded);

@@ -20,3 +20,6 @@ $(QEMU_PLUGIN): $(QEMU_PLUGIN_OBJS)
 	$(CC) -shared -o $@ $^ -lelf
 
 -include $(QEMU_PLUGIN_OBJS:.o=.d)
+
+# The flags live here: changing them must rebuild the plugin.
+$(QEMU_PLUGIN_OBJS): qemu/build.mk
