@@ -41,7 +41,7 @@ static struct tg_func **map_slot(struct tg_map *m, ULong key, Bool *found)
 
 static void map_init(struct tg_map *m)
 {
-	m->cap = 4096;
+	m->cap = 512;
 	m->count = 0;
 	m->keys = VG_(calloc)("tg.map.keys", m->cap, sizeof(*m->keys));
 	m->vals = VG_(calloc)("tg.map.vals", m->cap, sizeof(*m->vals));
