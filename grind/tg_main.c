@@ -9,6 +9,7 @@
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_options.h"
 #include "pub_tool_tooliface.h"
+#include "pub_tool_vkiscnums.h"
 
 #include "tg_funcs.h"
 #include "tg_tool.h"
@@ -146,6 +147,23 @@ static void on_fork_child(ThreadId tid)
 	}
 }
 
+/* A successful exec replaces the process without running fini (unless Valgrind follows
+ * the new program, which then starts a new tool): write what was counted now.  If the
+ * exec fails, fini writes the file again later. */
+static void pre_syscall(ThreadId tid, UInt syscallno, UWord *args, UInt nargs)
+{
+	(void)tid, (void)args, (void)nargs;
+	if (syscallno == __NR_execve || syscallno == __NR_execveat) {
+		tg_charge();
+		tg_write_output(tg.out_path);
+	}
+}
+
+static void post_syscall(ThreadId tid, UInt syscallno, UWord *args, UInt nargs, SysRes res)
+{
+	(void)tid, (void)syscallno, (void)args, (void)nargs, (void)res;
+}
+
 static void fini(Int exitcode)
 {
 	(void)exitcode;
@@ -165,6 +183,7 @@ static void pre_clo_init(void)
 	VG_(basic_tool_funcs)(post_clo_init, tg_instrument, fini);
 	VG_(needs_command_line_options)(process_cmd_line_option, print_usage, print_debug_usage);
 	VG_(needs_client_requests)(tg_client_request);
+	VG_(needs_syscall_wrapper)(pre_syscall, post_syscall);
 
 	VG_(track_start_client_code)(on_start_client_code);
 	VG_(track_pre_thread_ll_create)(on_thread_create);
