@@ -171,11 +171,33 @@ static UInt classify(const HChar *name, const HChar *obj)
 	return flags;
 }
 
+/* The frame name folded stacks use (src/fold's rules, as stackcollapse-perf.pl): the
+ * argument list of a demangled C++ name is cut off at its first '(' unless that opens
+ * "(anonymous namespace)", quotes are dropped, and ';' would split the frame so it
+ * becomes ':'.  Synthetic names ("[libfoo.so]", "[plt]") are kept as they are. */
+static HChar *display_name(const HChar *name)
+{
+	static const HChar anon[] = "(anonymous namespace)";
+	SizeT len = VG_(strlen)(name);
+	HChar *out = VG_(malloc)("tg.func.name", len + 1);
+	SizeT w = 0;
+	for (SizeT i = 0; i < len; i++) {
+		HChar c = name[i];
+		if (c == '(' && i > 0 && VG_(strncmp)(name + i, anon, sizeof(anon) - 1) != 0)
+			break;
+		if (c == '"' || c == '\'')
+			continue;
+		out[w++] = c == ';' ? ':' : c;
+	}
+	out[w] = 0;
+	return out;
+}
+
 static struct tg_func *new_func(ULong id, const HChar *name, const HChar *obj, UInt flags)
 {
 	struct tg_func *f = VG_(calloc)("tg.func", 1, sizeof(*f));
 	f->id = id;
-	f->name = VG_(strdup)("tg.func.name", name);
+	f->name = display_name(name);
 	f->obj = obj ? VG_(strdup)("tg.func.obj", obj) : NULL;
 	f->flags = flags | classify(name, obj);
 	map_put(&funcs.by_id, id, f);
