@@ -13,8 +13,10 @@ minwidth=${2:-0.1}
 work=${BENCH_TMP:-/tmp/render-bench}
 mkdir -p "$work"
 folded=$work/stacks-$n.folded
-tephra=$top/build/tephra
-[ -x "$tephra" ] || { echo "build tephra first (make)" >&2; exit 1; }
+[ -x "$top/build/tephra" ] || { echo "build tephra first (make)" >&2; exit 1; }
+# A private copy: a concurrent `make` relinking build/tephra must not disturb the timing.
+tephra=$work/tephra
+cp "$top/build/tephra" "$tephra"
 
 if [ ! -s "$folded" ]; then
 	python3 - "$n" > "$folded" <<'PY'

@@ -26,8 +26,15 @@ struct flame_tree {
 	uint32_t *buckets;   /* child index: heads of hash_next chains */
 	uint32_t nr_buckets; /* power of two */
 	struct name_table names;
-	uint32_t *path;      /* scratch for reversing a stack */
-	size_t path_cap;
+	/* The previous stack's path: folded input is usually sorted, so a stack mostly
+	 * shares its first frames with the one before; those are found by comparing bytes
+	 * instead of hashing.  prev_node[d] is the node at depth d+1, its name is
+	 * prev_text[prev_off[d] .. prev_off[d+1]). */
+	uint32_t *prev_node;
+	size_t *prev_off;
+	size_t prev_n, prev_cap;
+	char *prev_text;
+	size_t prev_text_cap;
 };
 
 static uint32_t hash_bytes(const char *s, size_t n)
@@ -156,7 +163,9 @@ void flame_tree_free(struct flame_tree *t)
 	free(t->names.len);
 	free(t->names.hashes);
 	free(t->names.slots);
-	free(t->path);
+	free(t->prev_node);
+	free(t->prev_off);
+	free(t->prev_text);
 	free(t);
 }
 
@@ -182,20 +191,54 @@ static uint32_t child_of(struct flame_tree *t, uint32_t parent, const char *s, s
 	return id;
 }
 
+static void remember(struct flame_tree *t, size_t d, uint32_t node, const char *s, size_t len)
+{
+	if (d + 2 > t->prev_cap) {
+		t->prev_cap = t->prev_cap ? t->prev_cap * 2 : 64;
+		t->prev_node = xrealloc(t->prev_node, sizeof(*t->prev_node) * t->prev_cap);
+		t->prev_off = xrealloc(t->prev_off, sizeof(*t->prev_off) * t->prev_cap);
+		if (d == 0)
+			t->prev_off[0] = 0;
+	}
+	size_t start = t->prev_off[d];
+	if (start + len > t->prev_text_cap) {
+		size_t cap = t->prev_text_cap ? t->prev_text_cap : 4096;
+		while (cap < start + len)
+			cap *= 2;
+		t->prev_text = xrealloc(t->prev_text, cap);
+		t->prev_text_cap = cap;
+	}
+	memcpy(t->prev_text + start, s, len);
+	t->prev_node[d] = node;
+	t->prev_off[d + 1] = start + len;
+	t->prev_n = d + 1;
+}
+
 void flame_tree_add(struct flame_tree *t, const struct flame_span *frames, size_t n,
 		    int col, double w)
 {
 	uint32_t at = 0;
 	int rev = !!(t->flags & FLAME_TREE_REVERSE);
+	int same = 1; /* still on the previous stack's path */
+	size_t d = 0;
 
 	t->nodes[0].weight[col] += w;
 	for (size_t i = 0; i < n; i++) {
 		const struct flame_span *f = &frames[rev ? n - 1 - i : i];
 		if (f->len == 0)
 			continue;
-		at = child_of(t, at, f->s, f->len);
+		if (same && d < t->prev_n && t->prev_off[d + 1] - t->prev_off[d] == f->len &&
+		    !memcmp(t->prev_text + t->prev_off[d], f->s, f->len)) {
+			at = t->prev_node[d];
+		} else {
+			same = 0;
+			at = child_of(t, at, f->s, f->len);
+			remember(t, d, at, f->s, f->len);
+		}
 		t->nodes[at].weight[col] += w;
+		d++;
 	}
+	t->prev_n = d;
 }
 
 static int cmp_by_name(const void *a, const void *b, void *arg)
