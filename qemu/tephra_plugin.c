@@ -42,6 +42,12 @@ struct tb_info {
 	struct rv_insn last;
 	uint8_t cross;      /* enum rv_cross of the last instruction's static target */
 	uint32_t n;         /* instructions */
+	uint8_t starts_func; /* pc is the first instruction of a function */
+	uint32_t nsplits;   /* functions starting inside the block (fall-through) */
+	struct tb_split {
+		uint32_t idx;   /* instruction index where it starts */
+		uint64_t pc;
+	} *splits;
 	uint64_t *pcs;      /* raw mode: each instruction's pc */
 	struct tb_info *next_same_pc; /* translation cache chain */
 };
@@ -176,16 +182,36 @@ static void arrive(struct vcpu_state *v, const struct tb_info *tb)
 	rv_tracker_arrive(t, tb->pc);
 }
 
+/* Charges the first COUNT instructions of TB; a function starting inside the block takes
+ * over the top frame from its first instruction on. */
+static void charge_tb(struct vcpu_state *v, const struct tb_info *tb, uint32_t count)
+{
+	v->insns += count;
+	if (!tb->nsplits && !st.raw) {
+		*cs_counter(v->cs) += count;
+		return;
+	}
+	uint32_t i = 0, s = 0;
+	while (i < count) {
+		uint32_t stop = count;
+		if (s < tb->nsplits && tb->splits[s].idx < stop)
+			stop = tb->splits[s].idx;
+		if (st.raw) {
+			for (; i < stop; i++)
+				++*cs_leaf_counter(v->cs, tb->pcs[i]);
+		} else {
+			*cs_counter(v->cs) += stop - i;
+			i = stop;
+		}
+		if (s < tb->nsplits && i == tb->splits[s].idx && i < count)
+			rv_tracker_func_start(&v->trk, tb->splits[s++].pc);
+	}
+}
+
 static void budget_reached(struct vcpu_state *v, const struct tb_info *tb, uint64_t allowed)
 {
 	/* Charge only the first ALLOWED instructions of this block, then stop. */
-	if (st.raw) {
-		for (uint64_t i = 0; i < allowed; i++)
-			++*cs_leaf_counter(v->cs, tb->pcs[i]);
-	} else {
-		*cs_counter(v->cs) += allowed;
-	}
-	v->insns += allowed;
+	charge_tb(v, tb, (uint32_t)allowed);
 	char why[128];
 	snprintf(why, sizeof(why), "budget of %" PRIu64 " instructions reached", st.budget);
 	finish(why);
@@ -199,6 +225,8 @@ static void tb_exec(unsigned int vcpu, void *udata)
 	struct vcpu_state *v = vcpu_get(vcpu);
 	if (rv_tracker_must_arrive(&v->trk, tb->pc))
 		arrive(v, tb);
+	if (tb->starts_func)
+		rv_tracker_func_start(&v->trk, tb->pc);
 	v->prev = tb;
 	if (st.budget || st.checkpoint) {
 		uint64_t before = __atomic_fetch_add(&st.total, tb->n, __ATOMIC_RELAXED);
@@ -207,22 +235,12 @@ static void tb_exec(unsigned int vcpu, void *udata)
 		if (st.checkpoint && before + tb->n >= st.next_checkpoint) {
 			st.next_checkpoint += st.checkpoint;
 			/* This block's instructions first, so the file is exact at this point. */
-			*cs_counter(v->cs) += st.raw ? 0 : tb->n;
-			if (st.raw)
-				for (uint32_t i = 0; i < tb->n; i++)
-					++*cs_leaf_counter(v->cs, tb->pcs[i]);
-			v->insns += tb->n;
+			charge_tb(v, tb, tb->n);
 			write_profile(0, NULL);
 			goto leave;
 		}
 	}
-	if (st.raw) {
-		for (uint32_t i = 0; i < tb->n; i++)
-			++*cs_leaf_counter(v->cs, tb->pcs[i]);
-	} else {
-		*cs_counter(v->cs) += tb->n;
-	}
-	v->insns += tb->n;
+	charge_tb(v, tb, tb->n);
 leave:
 	if (tb->last.flow == RV_FLOW_NONE) {
 		v->trk.flow = RV_FLOW_NONE;
@@ -257,6 +275,7 @@ static struct tb_info *intern_tb(struct tb_info *nw)
 		    (!nw->pcs || !memcmp(e->pcs, nw->pcs, nw->n * sizeof(*nw->pcs)))) {
 			pthread_mutex_unlock(&st.lock);
 			free(nw->pcs);
+			free(nw->splits);
 			free(nw);
 			return e;
 		}
@@ -306,6 +325,18 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		uint64_t pc = qemu_plugin_insn_vaddr(insn);
 		if (info->pcs)
 			info->pcs[i] = pc;
+		const struct guest_func *fn = st.have_elf ? guest_syms_find(&st.elf.syms, pc) : NULL;
+		if (fn && fn->start == pc) {
+			if (i == 0) {
+				info->starts_func = 1;
+			} else {
+				struct tb_split *ns = realloc(info->splits, (info->nsplits + 1) * sizeof(*ns));
+				if (ns) {
+					info->splits = ns;
+					info->splits[info->nsplits++] = (struct tb_split){ (uint32_t)i, pc };
+				}
+			}
+		}
 		if (i + 1 < n)
 			continue;
 		size_t size = qemu_plugin_insn_size(insn);

@@ -198,6 +198,11 @@ static void return_by_sp(struct callstack *cs, uint64_t sp)
 	pop_from(cs, i);
 }
 
+uint64_t cs_top_retaddr(const struct callstack *cs)
+{
+	return cs->nframes ? cs->frames[cs->nframes - 1].retaddr : CS_NO_RETADDR;
+}
+
 void cs_return(struct callstack *cs, uint64_t target, uint64_t sp)
 {
 	if (cs->opts.match == CS_MATCH_SP)

@@ -165,6 +165,9 @@ static inline const struct cs_stats *cs_get_stats(const struct callstack *cs) { 
 void cs_call(struct callstack *cs, uint64_t callsite, uint64_t target, uint64_t retaddr,
 	     uint64_t sp);
 
+/* The return address the top frame expects (CS_NO_RETADDR if none or no frame). */
+uint64_t cs_top_retaddr(const struct callstack *cs);
+
 /* Return to TARGET with stack pointer SP after the return (see matching modes above). */
 void cs_return(struct callstack *cs, uint64_t target, uint64_t sp);
 

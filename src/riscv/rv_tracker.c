@@ -20,6 +20,26 @@ static void async_entry(struct rv_tracker *t, uint64_t pc)
 	cs_signal(t->cs, signo, pc, 0);
 }
 
+static int is_handler(const struct rv_tracker *t, uint64_t pc)
+{
+	for (int i = 1; i <= RV_MAX_SIGNAL; i++)
+		if (t->handlers[i] == pc)
+			return 1;
+	return 0;
+}
+
+/* A return or indirect jump "to" PC while a block was cut short by a fault looks like a
+ * transfer to the handler.  Returns never land on a function's first instruction, and
+ * no frame expects a return there: take it as the signal it is. */
+static int looks_async(const struct rv_tracker *t, uint64_t pc)
+{
+	const struct callstack *cs = t->cs;
+	if (is_handler(t, pc))
+		return 1;
+	uint64_t start;
+	return cs->host.func_of && cs->host.func_of(cs->host.ctx, pc, &start) && start == pc;
+}
+
 static int in_signal(const struct rv_tracker *t)
 {
 	for (const struct cs_node *n = t->cs->top; n; n = n->parent)
@@ -75,6 +95,10 @@ void rv_tracker_arrive(struct rv_tracker *t, uint64_t pc)
 		cs_call(t->cs, from, pc, next, 0);
 		return;
 	case RV_FLOW_JUMP_IND:
+		if (is_handler(t, pc)) {
+			async_entry(t, pc);
+			return;
+		}
 		if (t->cs->top->kind == CS_NODE_SIGNAL) {
 			/* Code running right in a signal frame is the sigreturn trampoline
 			 * (the handler has returned); leaving it is the sigreturn. */
@@ -84,6 +108,10 @@ void rv_tracker_arrive(struct rv_tracker *t, uint64_t pc)
 		cs_jump(t->cs, from, pc);
 		return;
 	case RV_FLOW_RETURN:
+		if (cs_top_retaddr(t->cs) != pc && looks_async(t, pc)) {
+			async_entry(t, pc);
+			return;
+		}
 		cs_return(t->cs, pc, 0);
 		return;
 	case RV_FLOW_POP_PUSH:

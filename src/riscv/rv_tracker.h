@@ -79,6 +79,18 @@ static inline void rv_tracker_leave(struct rv_tracker *t, uint64_t pc, const str
 	t->expect = pc + insn->len;
 }
 
+/* Execution is at PC, the first instruction of a function (per the symbol table).  If
+ * the top frame is another function, control fell through (or branched) into this one
+ * without a call: like a jump between functions, it is a tail call, so every instruction
+ * is charged to the function whose symbol covers it (e.g. the -msave-restore millicode
+ * __riscv_restore_N entry points fall through into each other). */
+static inline void rv_tracker_func_start(struct rv_tracker *t, uint64_t pc)
+{
+	const struct cs_node *top = t->cs->top;
+	if (top->kind == CS_NODE_FUNC && top->func != pc)
+		cs_tail_call(t->cs, 0, pc);
+}
+
 /* A system call NUM with first argument A0, A1 (hosts that see system calls). */
 void rv_tracker_syscall(struct rv_tracker *t, int64_t num, uint64_t a0, uint64_t a1);
 

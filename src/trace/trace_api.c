@@ -22,6 +22,7 @@ struct decoded {
 	uint32_t bits;
 	struct rv_insn insn;
 	uint8_t cross;
+	uint8_t starts_func; /* pc is the first instruction of a function */
 	uint8_t valid;
 };
 
@@ -150,6 +151,8 @@ static const struct decoded *decode(struct tephra_trace *t, uint64_t pc, uint32_
 	d->valid = 1;
 	rv_decode(bits, t->xlen, &d->insn);
 	d->cross = RV_SAME_FUNC;
+	const struct guest_func *fn = guest_syms_find(t->symp, pc);
+	d->starts_func = fn && fn->start == pc;
 	if (d->insn.flow == RV_FLOW_JUMP || d->insn.flow == RV_FLOW_BRANCH)
 		d->cross = cross_of(t, pc, pc + (uint64_t)(int64_t)d->insn.imm);
 	return d;
@@ -166,10 +169,12 @@ static inline void charge_one(struct tephra_trace *t, struct trace_thread *th, u
 static unsigned step_decoded(struct tephra_trace *t, uint64_t pc, uint32_t bits)
 {
 	struct trace_thread *th = &t->threads[t->cur];
+	const struct decoded *d = decode(t, pc, bits);
 	if (rv_tracker_must_arrive(&th->trk, pc))
 		rv_tracker_arrive(&th->trk, pc);
+	if (d->starts_func)
+		rv_tracker_func_start(&th->trk, pc);
 	charge_one(t, th, pc);
-	const struct decoded *d = decode(t, pc, bits);
 	if (d->insn.flow == RV_FLOW_NONE)
 		th->trk.expect = pc + d->insn.len;
 	else

@@ -41,7 +41,7 @@ for tool in "$TEPHRA" "$TEPHRA_ASAN"; do
 	grep -q 'deep2' calls.svg || fail "SVG does not show deep2"
 done
 
-oracle=$(emu_env bash -c "$(declare -f qemu_pcs); qemu_pcs qemu-riscv64 ./calls" | wc -l)
+oracle=$(qemu_pcs qemu-riscv64 ./calls | wc -l)
 [ "$oracle" = 84 ] || fail "QEMU logs $oracle instructions, expected 84"
 
 # Nested tail calls keep the tail-caller: tailer;leaf2, ping;pong, never deeper.

@@ -28,10 +28,11 @@ insns_of() {
 }
 
 # qemu_pcs QEMU BIN ARGS...: every executed pc, one per line (hex), as QEMU's own
-# -singlestep exec log shows them (one translation block = one instruction).
+# -singlestep exec log shows them (one translation block = one instruction).  The guest
+# gets a clean environment (PATH only), as run_both gives tephra emu.
 qemu_pcs() {
 	local q=$1; shift
-	"$q" -singlestep -d exec,nochain -D pcs.log "$@" >/dev/null 2>&1
+	env -i PATH="$PATH" "$q" -singlestep -d exec,nochain -D pcs.log "$@" >/dev/null 2>&1 </dev/null
 	sed -n 's/^Trace [0-9]*: 0x[0-9a-f]* \[[0-9a-f]*\/\([0-9a-f]*\)\/.*/\1/p' pcs.log
 	rm -f pcs.log
 }
@@ -39,5 +40,13 @@ qemu_pcs() {
 # total FOLDED: the sum of the counts.
 total() { awk '{ s += $NF } END { print s + 0 }' "$1"; }
 
-# emu_env: the environment the guest sees under tephra emu (it unsets LD_PRELOAD).
-emu_env() { env -u LD_PRELOAD "$@"; }
+# run_both GUEST [args]: runs GUEST under tephra emu (profile GUEST.folded, stderr in
+# emu.err) and under QEMU's -singlestep exec log (pcs in GUEST.pcs), both with the same
+# clean environment and standard streams so the guest takes the same path.
+run_both() {
+	local g=$1; shift
+	env -i PATH="$PATH" "$TEPHRA" emu --no-svg -o "$g.folded" -- "./$g" "$@" >/dev/null 2>emu.err </dev/null
+	local rc=$?
+	qemu_pcs qemu-riscv64 "./$g" "$@" >"$g.pcs"
+	return $rc
+}
