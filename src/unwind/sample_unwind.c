@@ -29,6 +29,8 @@ struct sample_unwinder {
 	const struct thread *thread;   /* the sample being unwound */
 	struct unwind_frame frames[SAMPLE_UNWIND_MAX_FRAMES];
 	struct unwind_result last;
+	uint64_t *chain;               /* for sample_unwind_chain() */
+	size_t cap_chain;
 };
 
 static const struct perf_build_id_entry *object_build_id(struct sample_unwinder *su,
@@ -105,6 +107,7 @@ void sample_unwinder_free(struct sample_unwinder *su)
 			dwarf_unwinder_free(su->procs[i].u);
 	free(su->procs);
 	free(su->ids);
+	free(su->chain);
 	free(su);
 }
 
@@ -191,6 +194,23 @@ size_t sample_unwind_callchain(struct sample_unwinder *su, const struct thread *
 	for (size_t i = 0; i < su->last.nr_frames && n < max; i++)
 		out[n++] = unwind_frame_lookup_pc(&su->frames[i]);
 	return n;
+}
+
+const uint64_t *sample_unwind_chain(struct sample_unwinder *su, const struct thread *t,
+				    const struct perf_sample *s, size_t max_user, uint64_t *nr)
+{
+	size_t need;
+
+	if (max_user > SAMPLE_UNWIND_MAX_FRAMES)
+		max_user = SAMPLE_UNWIND_MAX_FRAMES;
+	/* nr_callchain was checked against the record's size by the reader */
+	need = (size_t)s->nr_callchain + 1 + max_user;
+	if (need > su->cap_chain) {
+		su->cap_chain = need + 64;
+		su->chain = xrealloc(su->chain, su->cap_chain * sizeof(*su->chain));
+	}
+	*nr = sample_unwind_callchain(su, t, s, su->chain, need, max_user);
+	return su->chain;
 }
 
 const struct unwind_result *sample_unwinder_last(const struct sample_unwinder *su)

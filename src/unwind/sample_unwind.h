@@ -40,6 +40,11 @@ size_t sample_unwind_callchain(struct sample_unwinder *su, const struct thread *
 			       const struct perf_sample *s, uint64_t *out, size_t max,
 			       size_t max_user);
 
+/* The same into a buffer the unwinder owns, sized for the recorded chain plus MAX_USER
+ * frames: returns the chain and sets *NR (valid until the next call). */
+const uint64_t *sample_unwind_chain(struct sample_unwinder *su, const struct thread *t,
+				    const struct perf_sample *s, size_t max_user, uint64_t *nr);
+
 const struct unwind_result *sample_unwinder_last(const struct sample_unwinder *su);
 
 /* Totals over every process so far. */
