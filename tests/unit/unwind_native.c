@@ -316,6 +316,37 @@ __attribute__((optimize("omit-frame-pointer"))) int main(void)
 	CHECK(res.nr_frames >= 1 && !strncmp(function_at(frames[0].pc), "f3", 2),
 	      "partial stack lost its first frame");
 
+	/* (e) the maps change under the unwinder, as after an exec: first the test binary's
+	 * mappings are said to be another file (/bin/true), then the truth again.  The
+	 * unwinder must notice both times and end with the right frames. */
+	{
+		struct self_maps *saved = malloc(sizeof(*saved));
+		char self[512];
+		uint64_t rebuilds = dwarf_unwinder_stats(u)->nr_dwfl_rebuilds;
+		ssize_t len = readlink("/proc/self/exe", self, sizeof(self) - 1);
+
+		CHECK(saved && len > 0, "readlink /proc/self/exe");
+		if (saved && len > 0) {
+			self[len] = 0;
+			*saved = *sm;
+			for (size_t i = 0; i < sm->n; i++)
+				if (!strcmp(sm->m[i].path, self))
+					snprintf(sm->m[i].path, sizeof(sm->m[i].path), "/bin/true");
+			run_case(u, 1 << 20, &res);
+			*sm = *saved;
+			run_case(u, 1 << 20, &res);
+			CHECK(dwarf_unwinder_stats(u)->nr_dwfl_rebuilds >= rebuilds + 2,
+			      "maps changed twice, sessions rebuilt %lu times",
+			      (unsigned long)(dwarf_unwinder_stats(u)->nr_dwfl_rebuilds - rebuilds));
+			CHECK(res.nr_frames >= 5 && res.status == UNWIND_COMPLETE &&
+				      !strncmp(function_at(frames[1].pc - 1), "f2", 2) &&
+				      !strncmp(function_at(frames[4].pc - 1), "main", 4),
+			      "after the maps came back: %zu frames, %s", res.nr_frames,
+			      unwind_status_name(res.status));
+		}
+		free(saved);
+	}
+
 	/* (c) a frame buffer of 2 */
 	res.max_frames = 2;
 	run_case(u, 1 << 20, &res);
