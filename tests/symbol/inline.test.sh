@@ -19,3 +19,12 @@ expect_line inl.data "middle\+0x[0-9a-f]+ \(inlined\)"
 if [ -x cxx ]; then
 	run cxx ./cxx 300
 fi
+
+# Source lines (perf script -F srcline: innermost file:line, file's last component).
+perf --buildid-dir "$BID" record -q -e cpu-clock -F 2000 -g -o src.data -- ./inl 3000000 \
+	>/dev/null 2>&1 || fail "record src"
+perf --buildid-dir "$BID" script -i src.data -F ip,dso,srcline >src.script 2>/dev/null || fail "script srcline"
+perf --buildid-dir "$BID" buildid-list -i src.data >src.bids 2>/dev/null
+python3 "$TOP/tests/symbol/compare_srcline.py" src.script src.bids "$LOOKUP" --buildid-dir "$BID" ||
+	fail "source lines differ from perf"
+grep -q "inline_chain.c:" src.script || fail "perf printed no source line of the workload"

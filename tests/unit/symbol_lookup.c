@@ -9,6 +9,8 @@
  * With --inline: the same input; prints the frames perf prints for that address in a
  * DWARF callchain, joined by " | ": "name+0xOFF (inlined)" / "name+0xOFF (DSO)", or
  * just the plain "NAME+0xOFF" when no DWARF covers it.
+ * With --srcline: prints "FILE:LINE" (FILE's last component, as perf prints it) or
+ * "??:0" when DWARF does not say.
  *   options: --buildid-dir DIR  --kallsyms FILE  --debug-dir DIR  --no-demangle */
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,6 +64,7 @@ static void print_inline(void *arg, const char *name, int inlined)
 static int run_lookup(int argc, char **argv)
 {
 	int inline_mode = strcmp(argv[1], "--inline") == 0;
+	int srcline_mode = strcmp(argv[1], "--srcline") == 0;
 	struct symbol_options o = { 0 };
 	for (int i = 2; i < argc; i++) {
 		if (!strcmp(argv[i], "--buildid-dir") && i + 1 < argc)
@@ -91,6 +94,17 @@ static int run_lookup(int argc, char **argv)
 		size_t n = parse_hex_bytes(bidtxt, bid, sizeof(bid));
 		struct dso *d = symbol_store_dso(st, path, n ? bid : NULL, n);
 		const struct dso_symbol *s = dso_find_symbol(d, addr);
+		if (srcline_mode) {
+			const char *file;
+			unsigned lineno;
+			if (dso_srcline(d, addr, &file, &lineno) == 0) {
+				const char *base = strrchr(file, '/');
+				printf("%s:%u\n", base ? base + 1 : file, lineno);
+			} else {
+				printf("??:0\n");
+			}
+			continue;
+		}
 		if (inline_mode) {
 			struct chain_print c = { s ? addr - s->start : addr, 0 };
 			if (dso_inline_chain(d, addr, print_inline, &c) > 0) {
@@ -286,7 +300,8 @@ static void test_kallsyms_and_jit(void)
 
 int main(int argc, char **argv)
 {
-	if (argc > 1 && (strcmp(argv[1], "--lookup") == 0 || strcmp(argv[1], "--inline") == 0))
+	if (argc > 1 && (strcmp(argv[1], "--lookup") == 0 || strcmp(argv[1], "--inline") == 0 ||
+			 strcmp(argv[1], "--srcline") == 0))
 		return run_lookup(argc, argv);
 	test_table_rules();
 	test_demangle();
