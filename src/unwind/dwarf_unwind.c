@@ -348,6 +348,15 @@ void dwarf_unwinder_forget_maps(struct dwarf_unwinder *u)
 	session_end(u);
 }
 
+size_t dwarf_unwinder_nr_modules(const struct dwarf_unwinder *u)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < u->space.nr_modules; i++)
+		n += u->space.modules[i]->mod != NULL;
+	return n;
+}
+
 const struct dwarf_unwinder_stats *dwarf_unwinder_stats(const struct dwarf_unwinder *u)
 {
 	return &u->stats;

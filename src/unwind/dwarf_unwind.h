@@ -122,6 +122,10 @@ struct unwind_result {
 size_t dwarf_unwind_sample(struct dwarf_unwinder *u, const struct unwind_sample_regs *s,
 			   struct unwind_result *res);
 
+/* Modules the unwinder holds now.  Each keeps its file open (libdwfl holds the fd), so
+ * owners of many unwinders bound their total (sample_unwind.c evicts idle processes). */
+size_t dwarf_unwinder_nr_modules(const struct dwarf_unwinder *u);
+
 /* Counters for the stack-quality report and benchmarks. */
 struct dwarf_unwinder_stats {
 	uint64_t nr_samples;

@@ -6,10 +6,18 @@
 #include "base/xalloc.h"
 
 #define SAMPLE_UNWIND_MAX_FRAMES 1024
+/* Open module files kept over all processes: beyond this, the processes unwound least
+ * recently lose their unwinder (made again if they show up later).  A recording of a
+ * build has thousands of processes, and the fd limit is often 1024. */
+#define SAMPLE_UNWIND_MODULE_BUDGET 384
 
 struct process_unwinder {
 	int32_t pid;
+	int used;                /* the slot belongs to PID (u may have been evicted) */
 	struct dwarf_unwinder *u;
+	size_t nr_modules;       /* u's modules when last counted */
+	uint64_t last_use;
+	struct dwarf_unwinder_stats evicted; /* counters of unwinders freed for this pid */
 };
 
 /* The recorded build-id of each map object, found once (objects are numbered densely). */
@@ -22,8 +30,11 @@ struct sample_unwinder {
 	struct machine *machine;
 	const struct perf_header_info *hdr;
 	enum unwind_arch arch;
-	struct process_unwinder *procs; /* open addressing on pid */
+	struct process_unwinder *procs; /* open addressing on pid; slots are never freed */
 	size_t nr_procs, cap_procs;
+	size_t nr_modules;             /* sum of procs[].nr_modules */
+	size_t module_budget;
+	uint64_t clock;                /* samples unwound, for least-recently-used */
 	struct object_build_id *ids;
 	size_t cap_ids;
 	const struct thread *thread;   /* the sample being unwound */
@@ -95,6 +106,7 @@ struct sample_unwinder *sample_unwinder_new(struct machine *m, const struct perf
 	su->machine = m;
 	su->hdr = hdr;
 	su->arch = arch;
+	su->module_budget = SAMPLE_UNWIND_MODULE_BUDGET;
 	return su;
 }
 
@@ -115,12 +127,50 @@ static size_t pid_slot(const struct process_unwinder *v, size_t cap, int32_t pid
 {
 	size_t i = ((uint32_t)pid * 2654435761u) & (cap - 1);
 
-	while (v[i].u && v[i].pid != pid)
+	while (v[i].used && v[i].pid != pid)
 		i = (i + 1) & (cap - 1);
 	return i;
 }
 
-static struct dwarf_unwinder *process_unwinder(struct sample_unwinder *su, int32_t pid)
+static void add_stats(struct dwarf_unwinder_stats *to, const struct dwarf_unwinder_stats *st)
+{
+	to->nr_samples += st->nr_samples;
+	for (size_t k = 0; k <= UNWIND_ERROR; k++)
+		to->nr_by_status[k] += st->nr_by_status[k];
+	to->nr_modules_reported += st->nr_modules_reported;
+	to->nr_dwfl_rebuilds += st->nr_dwfl_rebuilds;
+	if (st->max_stack_needed > to->max_stack_needed)
+		to->max_stack_needed = st->max_stack_needed;
+}
+
+static void evict(struct sample_unwinder *su, struct process_unwinder *p)
+{
+	add_stats(&p->evicted, dwarf_unwinder_stats(p->u));
+	dwarf_unwinder_free(p->u);
+	p->u = NULL;
+	su->nr_modules -= p->nr_modules;
+	p->nr_modules = 0;
+}
+
+/* Keeps the open module files within budget, sparing KEEP (the process just unwound). */
+static void enforce_budget(struct sample_unwinder *su, const struct process_unwinder *keep)
+{
+	while (su->nr_modules > su->module_budget) {
+		struct process_unwinder *oldest = NULL;
+
+		for (size_t i = 0; i < su->cap_procs; i++) {
+			struct process_unwinder *p = &su->procs[i];
+
+			if (p->u && p != keep && (!oldest || p->last_use < oldest->last_use))
+				oldest = p;
+		}
+		if (!oldest)
+			return;
+		evict(su, oldest);
+	}
+}
+
+static struct process_unwinder *process_unwinder(struct sample_unwinder *su, int32_t pid)
 {
 	struct dwarf_unwind_options opts = {
 		.arch = su->arch, .find_map = find_map, .find_map_arg = su,
@@ -133,22 +183,25 @@ static struct dwarf_unwinder *process_unwinder(struct sample_unwinder *su, int32
 		struct process_unwinder *v = xcalloc(cap, sizeof(*v));
 
 		for (size_t j = 0; j < su->cap_procs; j++)
-			if (su->procs[j].u)
+			if (su->procs[j].used)
 				v[pid_slot(v, cap, su->procs[j].pid)] = su->procs[j];
 		free(su->procs);
 		su->procs = v;
 		su->cap_procs = cap;
 	}
 	i = pid_slot(su->procs, su->cap_procs, pid);
+	if (!su->procs[i].used) {
+		su->procs[i].used = 1;
+		su->procs[i].pid = pid;
+		su->nr_procs++;
+	}
 	if (!su->procs[i].u) {
 		/* Only an unsupported arch fails, and that was checked in _new. */
 		su->procs[i].u = dwarf_unwinder_new(&opts, &err);
 		if (!su->procs[i].u)
 			return NULL;
-		su->procs[i].pid = pid;
-		su->nr_procs++;
 	}
-	return su->procs[i].u;
+	return &su->procs[i];
 }
 
 int sample_has_user_stack(const struct perf_event_desc *desc, const struct perf_sample *s)
@@ -171,7 +224,7 @@ size_t sample_unwind_callchain(struct sample_unwinder *su, const struct thread *
 		.stack_size = s->user_stack_size,
 		.stack_dyn_size = s->user_stack_dyn_size,
 	};
-	struct dwarf_unwinder *u;
+	struct process_unwinder *p;
 	size_t n = 0;
 
 	memset(&su->last, 0, sizeof(su->last));
@@ -182,12 +235,17 @@ size_t sample_unwind_callchain(struct sample_unwinder *su, const struct thread *
 		out[n++] = s->callchain[i];
 	if (n >= max || !t || !s->user_regs)
 		return n;
-	u = process_unwinder(su, (int32_t)t->pid);
-	if (!u)
+	p = process_unwinder(su, (int32_t)t->pid);
+	if (!p)
 		return n;
 	su->thread = t;
-	dwarf_unwind_sample(u, &regs, &su->last);
+	dwarf_unwind_sample(p->u, &regs, &su->last);
 	su->thread = NULL;
+	p->last_use = ++su->clock;
+	su->nr_modules -= p->nr_modules;
+	p->nr_modules = dwarf_unwinder_nr_modules(p->u);
+	su->nr_modules += p->nr_modules;
+	enforce_budget(su, p);
 	if (su->last.nr_frames == 0)
 		return n;
 	out[n++] = PERF_CONTEXT_USER;
@@ -213,6 +271,11 @@ const uint64_t *sample_unwind_chain(struct sample_unwinder *su, const struct thr
 	return su->chain;
 }
 
+void sample_unwinder_set_module_budget(struct sample_unwinder *su, size_t budget)
+{
+	su->module_budget = budget;
+}
+
 const struct unwind_result *sample_unwinder_last(const struct sample_unwinder *su)
 {
 	return &su->last;
@@ -223,18 +286,11 @@ void sample_unwinder_stats(const struct sample_unwinder *su, struct dwarf_unwind
 {
 	memset(out, 0, sizeof(*out));
 	for (size_t i = 0; i < su->cap_procs; i++) {
-		const struct dwarf_unwinder_stats *st;
-
-		if (!su->procs[i].u)
+		if (!su->procs[i].used)
 			continue;
-		st = dwarf_unwinder_stats(su->procs[i].u);
-		out->nr_samples += st->nr_samples;
-		for (size_t k = 0; k <= UNWIND_ERROR; k++)
-			out->nr_by_status[k] += st->nr_by_status[k];
-		out->nr_modules_reported += st->nr_modules_reported;
-		out->nr_dwfl_rebuilds += st->nr_dwfl_rebuilds;
-		if (st->max_stack_needed > out->max_stack_needed)
-			out->max_stack_needed = st->max_stack_needed;
+		add_stats(out, &su->procs[i].evicted);
+		if (su->procs[i].u)
+			add_stats(out, dwarf_unwinder_stats(su->procs[i].u));
 	}
 	*nr_processes = su->nr_procs;
 }

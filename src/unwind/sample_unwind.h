@@ -45,6 +45,10 @@ size_t sample_unwind_callchain(struct sample_unwinder *su, const struct thread *
 const uint64_t *sample_unwind_chain(struct sample_unwinder *su, const struct thread *t,
 				    const struct perf_sample *s, size_t max_user, uint64_t *nr);
 
+/* At most about BUDGET module files stay open over all processes (default 384): the
+ * processes unwound least recently give up their unwinder first. */
+void sample_unwinder_set_module_budget(struct sample_unwinder *su, size_t budget);
+
 const struct unwind_result *sample_unwinder_last(const struct sample_unwinder *su);
 
 /* Totals over every process so far. */

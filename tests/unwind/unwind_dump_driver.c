@@ -3,8 +3,10 @@
  * tid,time,ip,dso --ns --no-inline` prints them (map-relative addresses; pc - 1 for
  * return addresses), so the tests in tests/unwind can diff the two sample by sample.
  *
- *   unwind-dump [--stats] [--quiet] [--fresh] [--max-stack N] FILE
+ *   unwind-dump [--stats] [--quiet] [--fresh] [--max-stack N] [--module-budget N] FILE
  *
+ * --module-budget N lowers the number of module files kept open over all processes
+ * (sample_unwinder_set_module_budget), to exercise eviction; the output must not change.
  * --fresh gives every sample a new unwinder (modules reported and CFI parsed again for
  * each sample, as perf's libdw path does): a benchmark baseline, same output.
  * --stats prints on stderr the walk outcomes and the unwinding rate (samples/second,
@@ -40,7 +42,7 @@ int main(int argc, char **argv)
 	struct tephra_error err = { { 0 } };
 	struct perf_event ev;
 	int stats = 0, quiet = 0, fresh = 0, rc;
-	size_t max_stack = 127;
+	size_t max_stack = 127, module_budget = 0;
 	const char *path = NULL;
 	uint64_t *chain;
 	uint64_t nr_samples = 0, nr_frames = 0;
@@ -55,11 +57,13 @@ int main(int argc, char **argv)
 			fresh = 1;
 		else if (!strcmp(argv[i], "--max-stack") && i + 1 < argc)
 			max_stack = strtoul(argv[++i], NULL, 0);
+		else if (!strcmp(argv[i], "--module-budget") && i + 1 < argc)
+			module_budget = strtoul(argv[++i], NULL, 0);
 		else
 			path = argv[i];
 	}
 	if (!path || max_stack == 0 || max_stack > 4096) {
-		fprintf(stderr, "usage: unwind-dump [--stats] [--quiet] [--fresh] [--max-stack N] FILE\n");
+		fprintf(stderr, "usage: unwind-dump [--stats] [--quiet] [--fresh] [--max-stack N] [--module-budget N] FILE\n");
 		return 2;
 	}
 	if (perf_reader_open(&r, path, NULL, &err) != 0) {
@@ -73,6 +77,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "unwind-dump: %s: %s\n", path, err.msg);
 		return 1;
 	}
+	if (module_budget)
+		sample_unwinder_set_module_budget(su, module_budget);
 	/* the recorded kernel chain (up to perf's 127), a marker, the user frames */
 	chain = calloc(PERF_SCRIPT_CHAIN_MAX + 1 + max_stack, sizeof(*chain));
 	if (!chain)
@@ -97,6 +103,8 @@ int main(int argc, char **argv)
 			/* the baseline: nothing survives from one sample to the next */
 			sample_unwinder_free(su);
 			su = sample_unwinder_new(machine, hdr, &err);
+			if (module_budget)
+				sample_unwinder_set_module_budget(su, module_budget);
 		}
 		n = sample_unwind_callchain(su, t, s, chain,
 					    PERF_SCRIPT_CHAIN_MAX + 1 + max_stack, max_stack);

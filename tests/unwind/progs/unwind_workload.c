@@ -1,9 +1,14 @@
 /* unwind_workload.c - a program to record with `perf record --call-graph dwarf`: its
  * samples land in code of our own (built without frame pointers), in libc called back
  * into our code (qsort -> compare), and under a recursion deep enough that an 8 KiB
- * stack dump cannot hold it, so both complete and cut-short walks occur. */
+ * stack dump cannot hold it, so both complete and cut-short walks occur.
+ *
+ *   unwind_workload [ROUNDS [PROCESSES]]   (PROCESSES - 1 children forked first, so
+ *                                           samples of several processes interleave) */
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 static volatile unsigned long sink;
 
@@ -41,12 +46,26 @@ __attribute__((noinline)) static unsigned long deep(int depth)
 int main(int argc, char **argv)
 {
 	int rounds = argc > 1 ? atoi(argv[1]) : 40;
+	int procs = argc > 2 ? atoi(argv[2]) : 1;
 	static unsigned v[20000];
+	int child = 0;
+
+	for (int p = 1; p < procs && !child; p++) {
+		pid_t pid = fork();
+
+		if (pid == 0)
+			child = 1;
+		else if (pid < 0)
+			perror("fork");
+	}
 
 	for (int r = 0; r < rounds; r++) {
 		sort_work(v, sizeof(v) / sizeof(v[0]));
 		sink += deep(4 + r % 16);
 	}
+	if (!child)
+		while (wait(NULL) > 0)
+			;
 	printf("%lu\n", sink);
 	return 0;
 }
