@@ -51,5 +51,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		perf_reader_close(r);
 	}
 	close(fd);
+	(void)sink;
 	return 0;
 }
