@@ -428,7 +428,22 @@ static const char *own_vdso_file(struct symbol_store *st)
 	if (memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 || eh.e_ident[EI_CLASS] != ELFCLASS64)
 		return NULL;
 	size_t size = (size_t)eh.e_shoff + (size_t)eh.e_shnum * eh.e_shentsize;
-	if (size > (1u << 20))
+	/* never read past the mapping: take its length from /proc/self/maps */
+	size_t mapped = 0;
+	FILE *maps = fopen("/proc/self/maps", "re");
+	if (maps) {
+		char line[512];
+		unsigned long lo, hi;
+		while (fgets(line, sizeof(line), maps)) {
+			if (strstr(line, "[vdso]") && sscanf(line, "%lx-%lx", &lo, &hi) == 2 &&
+			    lo == (unsigned long)img) {
+				mapped = hi - lo;
+				break;
+			}
+		}
+		fclose(maps);
+	}
+	if (size > mapped)
 		return NULL;
 	char tmpl[] = "/tmp/tephra-vdso.XXXXXX";
 	int fd = mkstemp(tmpl);

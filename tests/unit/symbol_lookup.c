@@ -298,6 +298,75 @@ static void test_kallsyms_and_jit(void)
 	free(tmpdir);
 }
 
+static void ignore_inline(void *arg, const char *name, int inlined)
+{
+	(void)arg;
+	(void)name;
+	(void)inlined;
+}
+
+/* Damaged ELF files (truncated, bytes overwritten) must load as "no symbols" or as
+ * whatever survives, never crash: run under ASan too. */
+static void test_damaged_elf(void)
+{
+	FILE *in = fopen("/proc/self/exe", "rb");
+	if (!in) {
+		CHECK(0, "cannot read /proc/self/exe");
+		return;
+	}
+	size_t cap = 1 << 20, n = 0;
+	unsigned char *img = malloc(cap);
+	size_t r;
+	while ((r = fread(img + n, 1, cap - n, in)) > 0) {
+		n += r;
+		if (n == cap)
+			img = realloc(img, cap *= 2);
+	}
+	fclose(in);
+	char dir[] = "/tmp/symbol_damaged.XXXXXX";
+	if (!mkdtemp(dir)) {
+		free(img);
+		return;
+	}
+	char path[128];
+	snprintf(path, sizeof(path), "%s/damaged", dir);
+	unsigned seed = 12345;
+	for (int round = 0; round < 60; round++) {
+		unsigned char *copy = malloc(n);
+		memcpy(copy, img, n);
+		size_t len = n;
+		if (round % 3 == 0) {
+			len = (size_t)(n * (round + 1) / 61);          /* truncated */
+		} else {
+			for (int k = 0; k < 40; k++) {                 /* bytes overwritten */
+				seed = seed * 1103515245u + 12345u;
+				size_t at = (seed >> 4) % (round % 2 ? 4096 : n);
+				copy[at] = (unsigned char)(seed >> 20);
+			}
+		}
+		FILE *out = fopen(path, "wb");
+		if (out) {
+			fwrite(copy, 1, len, out);
+			fclose(out);
+		}
+		free(copy);
+		struct symbol_options o = { .buildid_dir = dir, .debug_dir = dir };
+		struct symbol_store *st = symbol_store_new(&o);
+		struct dso *d = symbol_store_dso(st, path, NULL, 0);
+		for (uint64_t a = 0; a < 0x20000; a += 0x101)
+			(void)dso_find_symbol(d, a);
+		const char *file;
+		unsigned line;
+		(void)dso_srcline(d, 0x1100, &file, &line);
+		for (uint64_t a = 0x1000; a < 0x3000; a += 0x33)
+			(void)dso_inline_chain(d, a, ignore_inline, NULL);
+		symbol_store_free(st);
+	}
+	unlink(path);
+	rmdir(dir);
+	free(img);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1 && (strcmp(argv[1], "--lookup") == 0 || strcmp(argv[1], "--inline") == 0 ||
@@ -306,6 +375,7 @@ int main(int argc, char **argv)
 	test_table_rules();
 	test_demangle();
 	test_kallsyms_and_jit();
+	test_damaged_elf();
 	if (failures)
 		fprintf(stderr, "symbol_lookup: %d failures\n", failures);
 	return failures != 0;
