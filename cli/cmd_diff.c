@@ -63,7 +63,8 @@ int cmd_diff(int argc, char **argv)
 	struct flame_tree *t = flame_tree_new(c.tree_flags & ~FLAME_TREE_TIME_ORDER);
 	struct profile_stats st;
 	for (int i = 0; i < 2 && rc == 0; i++) {
-		struct profile_input_opts in = { folded_flags, i, 0, c.name_flags, isatty(2) };
+		struct profile_input_opts in = { folded_flags, i, 0, c.name_flags, isatty(2),
+						 c.count_samples };
 		rc = flame_cli_load(argv[optind + i], t, &in, &st);
 	}
 	if (rc == 0) {

@@ -51,6 +51,8 @@ int cmd_flamegraph(int argc, char **argv)
 					 c.name_flags, isatty(2) };
 	struct profile_stats st;
 
+	in.count_samples = c.count_samples;
+
 	rc = flame_cli_load(input, t, &in, &st);
 	if (rc == 0) {
 		flame_tree_finish(t);

@@ -190,6 +190,8 @@ int cmd_record(int argc, char **argv)
 	struct profile_input_opts in = { 0, 0, !!(c.tree_flags & FLAME_TREE_TIME_ORDER),
 					 c.name_flags, isatty(2) };
 	struct profile_stats st;
+
+	in.count_samples = c.count_samples;
 	rc = flame_cli_load(data, t, &in, &st);
 	if (rc == 0) {
 		flame_tree_finish(t);

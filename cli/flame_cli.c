@@ -14,7 +14,7 @@
 enum {
 	O_OUTPUT = FLAME_OPT_BASE, O_TITLE, O_SUBTITLE, O_WIDTH, O_HEIGHT, O_MINWIDTH,
 	O_FONTSIZE, O_FONTTYPE, O_COUNTNAME, O_NAMETYPE, O_NOTES, O_COLORS, O_HASH, O_CP,
-	O_PALFILE, O_REVERSE, O_INVERTED, O_FLAMECHART, O_NEGATE, O_NO_ANNOTATE,
+	O_PALFILE, O_REVERSE, O_INVERTED, O_FLAMECHART, O_NEGATE, O_NO_ANNOTATE, O_WEIGHT,
 };
 
 const struct option flame_cli_options[] = {
@@ -39,6 +39,7 @@ const struct option flame_cli_options[] = {
 	{ "flamechart", no_argument, NULL, O_FLAMECHART },
 	{ "negate", no_argument, NULL, O_NEGATE },
 	{ "no-annotate", no_argument, NULL, O_NO_ANNOTATE },
+	{ "weight", required_argument, NULL, O_WEIGHT },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -61,7 +62,9 @@ const char flame_cli_help[] =
 	"  --inverted          icicle graph (root at the top)\n"
 	"  --flamechart        keep input order (time order for perf.data): a flame chart\n"
 	"  --negate            diff: draw widths of the first profile\n"
-	"  --no-annotate       perf.data: no _[k]/_[j] kernel/JIT annotations (and hues)\n";
+	"  --no-annotate       perf.data: no _[k]/_[j] kernel/JIT annotations (and hues)\n"
+	"  --weight W          perf.data: 'period' (default: sums sample periods, as\n"
+	"                      perf script | stackcollapse-perf.pl does) or 'samples'\n";
 
 void flame_cli_init(struct flame_cli *c)
 {
@@ -128,6 +131,13 @@ int flame_cli_option(struct flame_cli *c, int code, const char *arg)
 	case O_FLAMECHART: c->tree_flags |= FLAME_TREE_TIME_ORDER; s->flamechart = 1; return 0;
 	case O_NEGATE: s->negate = 1; return 0;
 	case O_NO_ANNOTATE: c->name_flags = 0; return 0;
+	case O_WEIGHT:
+		if (!strcmp(arg, "samples") || !strcmp(arg, "period")) {
+			c->count_samples = !strcmp(arg, "samples");
+			return 0;
+		}
+		fprintf(stderr, "tephra: --weight: '%s' is neither 'samples' nor 'period'\n", arg);
+		return -1;
 	}
 	fprintf(stderr, "tephra: unknown option\n");
 	return -1;

@@ -16,6 +16,7 @@ struct flame_cli {
 	int cp;
 	unsigned tree_flags;    /* FLAME_TREE_REVERSE, FLAME_TREE_TIME_ORDER */
 	unsigned name_flags;    /* perf.data annotations */
+	int count_samples;      /* perf.data: --weight samples */
 };
 
 /* Option codes of the shared options start here; commands use smaller ones. */

@@ -291,7 +291,7 @@ int flame_svg_write(FILE *out, const char *out_name, const struct flame_tree *t,
 	strbuf_addf(sb, "<text id=\"unzoom\" class=\"hide\" x=\"%g\" y=\"%g\">Reset Zoom</text>\n",
 		    XPAD, fs * 2);
 	strbuf_addf(sb, "<text id=\"search\" x=\"%g\" y=\"%g\">Search</text>\n",
-		    o->width - XPAD - 110, fs * 2);
+		    o->width - XPAD - 130, fs * 2);
 	strbuf_addf(sb, "<text id=\"ignorecase\" x=\"%g\" y=\"%g\">ic</text>\n",
 		    o->width - XPAD - 16, fs * 2);
 	strbuf_addf(sb, "<text id=\"matched\" x=\"%g\" y=\"%g\"> </text>\n",

@@ -72,7 +72,7 @@ static int load_perf(const char *path, struct flame_tree *t, const struct profil
 
 	st->is_perf_data = 1;
 	memset(&po, 0, sizeof(po));
-	po.weight = PERF_FOLD_WEIGHT_PERIOD;
+	po.weight = o->count_samples ? PERF_FOLD_WEIGHT_SAMPLES : PERF_FOLD_WEIGHT_PERIOD;
 	po.root = FOLD_ROOT_COMM;
 	po.name_flags = o->name_flags;
 	po.progress = o->progress;

@@ -16,6 +16,7 @@ struct profile_input_opts {
 	int time_order;         /* perf.data: stacks in time order (flame chart) */
 	unsigned name_flags;    /* perf.data: FOLD_KERNEL | FOLD_INLINED | ... annotations */
 	int progress;           /* report progress on stderr (pass isatty(2)) */
+	int count_samples;      /* perf.data: weigh by samples, not by sample periods */
 };
 
 struct profile_stats {

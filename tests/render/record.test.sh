@@ -23,6 +23,10 @@ got=$(grep -o '<title>all ([0-9]* samples' flame.svg | grep -o '[0-9]*')
 for f in main parse render compress; do
 	grep -q "<title>$f (" flame.svg || fail "no frame for $f"
 done
+# --weight samples: the number of samples perf script prints for the demo.
+want_n=$(perf script -i perf.data -F comm 2>/dev/null | awk '$1 == "demo"' | wc -l)
+got_n=$("$TEPHRA" flamegraph --weight samples perf.data | grep -o '<title>all ([0-9]* samples' | grep -o '[0-9]*')
+[ "$got_n" = "$want_n" ] || fail "--weight samples total $got_n, perf script printed $want_n samples"
 # The folded file sums to the same total.
 sum=$(awk '{ s += $NF } END { printf "%.0f", s }' demo.folded)
 [ "$sum" = "$want" ] || fail "folded total $sum"
