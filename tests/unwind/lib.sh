@@ -1,0 +1,72 @@
+# tests/unwind/lib.sh - shared by the tests/unwind oracle scripts (sourced).
+#
+# compare_with_perf PERF.DATA WORK
+#   Runs `perf script -F tid,time,ip,dso --ns --no-inline` and build/unwind/unwind-dump
+#   (plain, then ASan when built) on PERF.DATA and compares the user frames sample by
+#   sample.  Returns non-zero on any difference other than the one perf 6.1 makes at the
+#   end of a full stack dump (docs/unwind.md): where perf ends a sample with a bogus
+#   frame 0 (ffffffffffffffff [unknown]) our stack must start with perf's frames before
+#   it and we must say "stack cut short".  Also checks that a run with
+#   --module-budget 1 prints the same.  Leaves $WORK/ours.stats (our summary).
+
+# One line per sample: "TID TIME STATUS ADDR(DSO) ...", user frames only.
+unwind_normalize() {
+	awk '
+	/^ *[0-9]+ +[0-9]+\.[0-9]+:/ {
+		if (key != "") print key, status, frames
+		key = $1 " " $2; frames = ""
+		status = $3; for (i = 4; i <= NF; i++) status = status "_" $i
+		if (status == "") status = "-"
+		next
+	}
+	/^\t/ { if ($2 ~ /kernel/) next; frames = frames " " $1 $2; next }
+	END { if (key != "") print key, status, frames }' "$1"
+}
+
+compare_with_perf() {
+	local data=$1 work=$2 status=0 bin
+	perf script -i "$data" -F tid,time,ip,dso --ns --no-inline >"$work/perf.txt" 2>/dev/null || return 1
+	unwind_normalize "$work/perf.txt" | awk '{ $3 = "-"; print }' >"$work/perf.norm"
+	local nr_perf; nr_perf=$(wc -l <"$work/perf.norm")
+	[ "$nr_perf" -ge 50 ] || { echo "only $nr_perf samples recorded"; return 1; }
+	for bin in "$TOP/build/unwind/unwind-dump" "$TOP/build/asan/unwind/unwind-dump"; do
+		[ -x "$bin" ] || continue
+		echo "== $bin"
+		"$bin" --stats "$data" >"$work/ours.txt" 2>"$work/ours.stats" || { cat "$work/ours.stats"; return 1; }
+		cat "$work/ours.stats"
+		unwind_normalize "$work/ours.txt" >"$work/ours.norm"
+		awk '$3 ~ /^stack_cut_short/ { print $1, $2 }' "$work/ours.norm" >"$work/ours.cut"
+		awk -v cutfile="$work/ours.cut" '
+		BEGIN { while ((getline l < cutfile) > 0) ourcut[l] = 1 }
+		NR == FNR { key = $1 " " $2; $3 = ""; ours[key] = $0; next }
+		{ key = $1 " " $2 }
+		!(key in ours) { print "sample " key ": missing from our output"; bad++; next }
+		{
+			n = split(ours[key], o, " ")
+			nours = n - 2; nperf = NF - 3
+			if (nperf > 0 && $NF == "ffffffffffffffff([unknown])") {
+				cut++
+				if (!(key in ourcut)) { print "sample " key ": perf ends with frame 0, we do not say cut short"; bad++; next }
+				nperf--
+				if (nours < nperf) { print "sample " key ": ours " nours " frames, perf " nperf; bad++; next }
+			} else if (nours != nperf) {
+				print "sample " key ": ours " nours " frames, perf " nperf
+				print "  ours:" ours[key]; print "  perf:" $0; bad++; next
+			}
+			for (i = 1; i <= nperf; i++)
+				if (o[i + 2] != $(i + 3)) {
+					print "sample " key " frame " i - 1 ": ours " o[i + 2] ", perf " $(i + 3)
+					bad++; next
+				}
+			same++
+		}
+		END {
+			printf "%d samples agree (%d of them cut short in perf), %d differ\n", same, cut, bad
+			exit (bad > 0 || same == 0)
+		}' "$work/ours.norm" "$work/perf.norm" || status=1
+		"$bin" --module-budget 1 "$data" >"$work/ours-evicting.txt" 2>/dev/null
+		cmp -s "$work/ours.txt" "$work/ours-evicting.txt" ||
+			{ echo "--module-budget 1 changed the output"; status=1; }
+	done
+	return $status
+}

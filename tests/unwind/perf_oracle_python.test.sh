@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Oracle on a real program: the python3 interpreter (libpython, libc, C extension
+# modules loaded with dlopen while it runs, deep interpreter stacks) recorded with
+# `perf record --call-graph dwarf`, compared sample by sample with `perf script` as in
+# perf_oracle (tests/unwind/lib.sh).  The interpreter binary is recorded directly:
+# through a wrapper script that execs it (pyenv shims, /usr/bin/env) perf 6.1's own
+# unwinding loses frames after the exec, and perf would be the wrong oracle.
+set -u
+work=${TEST_TMP:-$(mktemp -d)}
+[ -x "$TOP/build/unwind/unwind-dump" ] || { echo "build/unwind/unwind-dump is not built"; exit 1; }
+command -v perf >/dev/null || { echo "perf is not installed"; exit 77; }
+command -v python3 >/dev/null || { echo "python3 is not installed"; exit 77; }
+python=$(python3 -c 'import os, sys; print(os.path.realpath(sys.executable))') || exit 1
+if ! perf record -q -F 999 --call-graph dwarf -o "$work/perf.data" "$python" -c '
+import json, time
+t = time.time()
+while time.time() - t < 0.4:
+    json.loads(json.dumps([{"a": i, "b": str(i)} for i in range(2000)]))
+' >"$work/record.log" 2>&1; then
+	tail -n 3 "$work/record.log"
+	echo "perf record --call-graph dwarf does not work here"
+	exit 77
+fi
+. "$TOP/tests/unwind/lib.sh"
+compare_with_perf "$work/perf.data" "$work"
