@@ -55,6 +55,8 @@ static void usage(FILE *f)
 "      --show-below-main   keep _start, __libc_start_main, start_thread... frames\n"
 "      --obj-prefix        name frames \"object:function\"\n"
 "      --show-plt          keep PLT stubs and the lazy resolver as frames\n"
+"      --inline            show inlined functions as frames (name_[i]), from the\n"
+"                          program's DWARF inline info (slower)\n"
 "      --valgrind-opt=OPT  pass OPT to valgrind (repeatable)\n"
 "      --valgrind=PATH     the valgrind launcher [valgrind]\n"
 "  -q, --quiet             no summary on stderr\n"
@@ -262,7 +264,7 @@ static int render_svg(const char *folded, const char *svg, const char *title)
 }
 
 enum { OPT_SVG = 1, OPT_NO_SVG, OPT_SKIP, OPT_START, OPT_COLLECT, OPT_TAIL, OPT_KEEP_COLD,
-       OPT_BELOW_MAIN, OPT_OBJ_PREFIX, OPT_SHOW_PLT, OPT_VG_OPT, OPT_VALGRIND };
+       OPT_BELOW_MAIN, OPT_OBJ_PREFIX, OPT_SHOW_PLT, OPT_VG_OPT, OPT_VALGRIND, OPT_INLINE };
 
 /* Parses the options into A; returns -1 to go on, or the exit status. */
 static int parse_args(struct grind_args *a, int argc, char **argv)
@@ -279,6 +281,7 @@ static int parse_args(struct grind_args *a, int argc, char **argv)
 		{ "show-below-main", no_argument, NULL, OPT_BELOW_MAIN },
 		{ "obj-prefix", no_argument, NULL, OPT_OBJ_PREFIX },
 		{ "show-plt", no_argument, NULL, OPT_SHOW_PLT },
+		{ "inline", no_argument, NULL, OPT_INLINE },
 		{ "valgrind-opt", required_argument, NULL, OPT_VG_OPT },
 		{ "valgrind", required_argument, NULL, OPT_VALGRIND },
 		{ "quiet", no_argument, NULL, 'q' },
@@ -314,6 +317,10 @@ static int parse_args(struct grind_args *a, int argc, char **argv)
 		case OPT_BELOW_MAIN: add_tool_opt(a, "%s", "--show-below-main=yes"); break;
 		case OPT_OBJ_PREFIX: add_tool_opt(a, "%s", "--obj-prefix=yes"); break;
 		case OPT_SHOW_PLT: add_tool_opt(a, "%s", "--show-plt=yes"); break;
+		case OPT_INLINE:
+			add_tool_opt(a, "%s", "--inline=yes");
+			add_tool_opt(a, "%s", "--read-inline-info=yes");
+			break;
 		case OPT_VG_OPT: add_tool_opt(a, "%s", optarg); break;
 		case OPT_VALGRIND: a->valgrind = optarg; break;
 		case 'q': a->quiet = 1; break;

@@ -18,6 +18,7 @@
 #include "libvex_guest_offsets.h"
 
 #include "tg_funcs.h"
+#include "tg_inline.h"
 #include "tg_tool.h"
 
 #if defined(VGA_amd64)
@@ -66,6 +67,15 @@ static void add_entry_check(IRSB *sb, ULong fid, Addr pc)
 	addStmtToIRSB(sb, IRStmt_Dirty(d));
 }
 
+/* --inline: charge what follows to inline chain KEY (a helper: the chain is per
+ * call path, known only at run time). */
+static void add_set_leaf(IRSB *sb, UInt key)
+{
+	IRDirty *d = unsafeIRDirty_0_N(1, "tg_set_leaf", VG_(fnptr_to_fnentry)(&tg_set_leaf),
+				       mkIRExprVec_1(IRExpr_Const(IRConst_U64(key))));
+	addStmtToIRSB(sb, IRStmt_Dirty(d));
+}
+
 IRSB *tg_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayout *layout,
 		    const VexGuestExtents *vge, const VexArchInfo *archinfo_host,
 		    IRType gWordTy, IRType hWordTy)
@@ -88,10 +98,22 @@ IRSB *tg_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayout *
 	add_entry_check(out, fn ? fn->id : TG_FID_UNKNOWN, pc);
 
 	UInt pending = 0;
+	Long leaf = -1;   /* --inline: chain of the instructions being counted */
+	UInt last_key = 0;
 	for (; i < in->stmts_used; i++) {
 		IRStmt *st = in->stmts[i];
 		if (!st || st->tag == Ist_NoOp)
 			continue;
+		if (st->tag == Ist_IMark && tg.opt.inline_frames) {
+			last_key = tg_inline_key((Addr)st->Ist.IMark.addr);
+			if ((Long)last_key != leaf) {
+				if (pending)
+					add_count(out, pending);
+				pending = 0;
+				add_set_leaf(out, last_key);
+				leaf = last_key;
+			}
+		}
 		if (st->tag == Ist_IMark)
 			pending++;
 		if (st->tag == Ist_Exit && pending) {
@@ -102,8 +124,12 @@ IRSB *tg_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayout *
 	}
 	if (pending)
 		add_count(out, pending);
-	if (in->jumpkind == Ijk_Call)
+	if (in->jumpkind == Ijk_Call) {
+		if (tg.opt.inline_frames)
+			addStmtToIRSB(out, IRStmt_Store(Iend_LE, addr_of(&tg.call_key),
+							IRExpr_Const(IRConst_U64(last_key))));
 		store_cur_fn(out, TG_CUR_CALL);
+	}
 	else if (in->jumpkind == Ijk_Ret)
 		store_cur_fn(out, TG_CUR_RET);
 	return out;

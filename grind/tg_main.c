@@ -61,6 +61,7 @@ static Bool process_cmd_line_option(const HChar *arg)
 	else if VG_BOOL_CLO(arg, "--obj-prefix", tg.opt.obj_prefix) {}
 	else if VG_BOOL_CLO(arg, "--show-plt", tg.opt.show_plt) {}
 	else if VG_BOOL_CLO(arg, "--summary", tg.opt.summary) {}
+	else if VG_BOOL_CLO(arg, "--inline", tg.opt.inline_frames) {}
 	else
 		return False;
 	return True;
@@ -82,7 +83,9 @@ static void print_usage(void)
 "    --show-below-main=yes|no   keep _start, __libc_start_main, start_thread... [no]\n"
 "    --obj-prefix=yes|no        prefix frames with their object's base name [no]\n"
 "    --show-plt=yes|no          keep PLT stubs and the lazy resolver as frames [no]\n"
-"    --summary=yes|no           one summary line on stderr at the end [yes]\n");
+"    --summary=yes|no           one summary line on stderr at the end [yes]\n"
+"    --inline=yes|no            inlined functions as frames (with\n"
+"                               --read-inline-info=yes) [no]\n");
 }
 
 static void print_debug_usage(void)
@@ -100,7 +103,10 @@ static void post_clo_init(void)
 	tg.opt.show_below_main = VG_(clo_show_below_main); /* the core owns the option */
 	VG_(clo_show_below_main) = True;
 	tg.cs_opts.match = CS_MATCH_SP;
-	tg.cs_opts.flags = CS_OPT_NO_CALLSITE | (tg.opt.tail == TG_TAIL_NEST ? CS_OPT_NEST_TAIL : 0);
+	/* With --inline, call-trie nodes are keyed by the inline chain of their call
+	 * site (passed as the call site), so callees of inlined code hang below it. */
+	tg.cs_opts.flags = (tg.opt.inline_frames ? 0 : CS_OPT_NO_CALLSITE) |
+			   (tg.opt.tail == TG_TAIL_NEST ? CS_OPT_NEST_TAIL : 0);
 	tg.instrumenting = tg.opt.start_on;
 	tg.collecting = tg.opt.collect_on;
 	tg.cur_fn = TG_CUR_RECHECK;

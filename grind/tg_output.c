@@ -16,6 +16,7 @@
 #include "pub_tool_vki.h"
 
 #include "tg_funcs.h"
+#include "tg_inline.h"
 #include "tg_tool.h"
 
 struct tg_line {
@@ -62,6 +63,20 @@ static const HChar *base_name(const HChar *path)
 {
 	const HChar *s = path ? VG_(strrchr)(path, '/') : NULL;
 	return s ? s + 1 : path;
+}
+
+/* The inlined functions of chain KEY as frames "name_[i]" (src/fold's convention). */
+static void append_inlined(struct tg_lines *ls, SizeT *len, UInt key)
+{
+	for (UInt k = 0; k < tg_inline_depth(key); k++) {
+		const HChar *name = tg_inline_name(key, k);
+		SizeT n = VG_(strlen)(name);
+		HChar *tmp = VG_(malloc)("tg.out.inl", n + 5);
+		VG_(memcpy)(tmp, name, n);
+		VG_(memcpy)(tmp + n, "_[i]", 5);
+		append_name(ls, len, NULL, tmp);
+		VG_(free)(tmp);
+	}
 }
 
 static void add_line(struct tg_lines *ls, const HChar *text, ULong weight)
@@ -140,6 +155,10 @@ static int visit(void *arg, const struct cs_node *const *path, size_t n)
 			append_name(ls, &len, NULL, nm);
 			continue;
 		}
+		if (node->kind == CS_NODE_LEAF) {
+			append_inlined(ls, &len, (UInt)node->func);
+			continue;
+		}
 		if (node->kind != CS_NODE_FUNC)
 			continue;
 		const struct tg_func *f = tg_func_by_id(node->func);
@@ -153,6 +172,7 @@ static int visit(void *arg, const struct cs_node *const *path, size_t n)
 			break; /* the resolver and all it calls are charged to its caller */
 		if (!printed(f))
 			continue;
+		append_inlined(ls, &len, (UInt)node->callsite);
 		if (i == first && unnamed_main) {
 			append_name(ls, &len, NULL, "main");
 			continue;

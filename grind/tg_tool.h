@@ -38,6 +38,7 @@ struct tg_options {
 	Bool obj_prefix;           /* --obj-prefix: frames as "libc.so.6:memcpy" */
 	Bool show_plt;             /* --show-plt: keep PLT stubs and the lazy resolver */
 	Bool summary;              /* --summary: one line on stderr at the end */
+	Bool inline_frames;        /* --inline: inlined functions as frames */
 	HChar **skip_objs;         /* --skip-obj patterns (NULL-terminated growable) */
 	UInt n_skip_objs;
 };
@@ -77,6 +78,8 @@ struct tg_state {
 	/* Read and written by instrumented code: keep these first and simple. */
 	ULong icount;   /* guest instructions executed in instrumented code */
 	ULong cur_fn;   /* function id of the running thread's top frame, or TG_CUR_* */
+	ULong call_key; /* --inline: inline chain of the last call instruction */
+	UWord leaf;     /* --inline: chain key the running code is charged to */
 
 	ULong charged_upto; /* icount already charged to a node */
 	Bool instrumenting; /* blocks get instrumented (START/STOP_INSTRUMENTATION) */
@@ -101,6 +104,7 @@ struct callstack *tg_new_callstack(void);
 /* tg_transfer.c: the helper called by instrumented code on a function change. */
 void tg_charge(void);
 VG_REGPARM(3) void tg_on_block_entry(ULong fid, Addr pc, Addr sp);
+VG_REGPARM(1) void tg_set_leaf(UWord key);
 void tg_thread_switch(ThreadId tid);
 void tg_signal_deliver(ThreadId tid, Int sigNo, Bool alt_stack);
 void tg_signal_return(ThreadId tid, Int sigNo);

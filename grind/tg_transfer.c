@@ -42,8 +42,19 @@ void tg_charge(void)
 	if (!n || !tg.collecting || tg.running == 0)
 		return;
 	struct tg_thread *t = thread_of(tg.running);
-	if (t->cs)
+	if (!t->cs)
+		return;
+	if (tg.leaf)
+		*cs_leaf_counter(t->cs, tg.leaf) += n;
+	else
 		*cs_counter(t->cs) += n;
+}
+
+/* --inline: the instructions that follow come from inline chain KEY. */
+VG_REGPARM(1) void tg_set_leaf(UWord key)
+{
+	tg_charge();
+	tg.leaf = key;
 }
 
 void tg_refresh_cur_fn(void)
@@ -205,7 +216,7 @@ VG_REGPARM(3) void tg_on_block_entry(ULong fid, Addr pc, Addr sp)
 	} else if (how == TG_CUR_CALL) {
 		/* SP now points at the pushed return address: the caller's SP after the
 		 * matching return is one word above. */
-		cs_call(cs, 0, pc, CS_NO_RETADDR, (ULong)sp + sizeof(Addr));
+		cs_call(cs, tg.call_key, pc, CS_NO_RETADDR, (ULong)sp + sizeof(Addr));
 	} else if (how == TG_CUR_RET) {
 		return_to(t, fid, pc, sp);
 	} else {
