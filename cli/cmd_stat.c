@@ -2,7 +2,8 @@
  *
  * Prints the header facts, then reads every record and prints record counts by type,
  * samples per event and lost events.  --records instead prints one line per record in
- * delivery (time) order, for comparing with `perf script -D`. */
+ * delivery (time) order, for comparing with `perf script -D`; --build-ids the BUILD_ID
+ * feature's entries. */
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -14,6 +15,7 @@ struct stat_options {
 	const char *path;
 	int records;
 	int unordered;
+	int build_ids;
 };
 
 static void show_progress(void *arg, uint64_t done, uint64_t total)
@@ -27,10 +29,11 @@ static void show_progress(void *arg, uint64_t done, uint64_t total)
 
 static int usage(FILE *f, int rc)
 {
-	fprintf(f, "usage: tephra stat [--records] [--unordered] [FILE]\n"
+	fprintf(f, "usage: tephra stat [--records [--unordered] | --build-ids] [FILE]\n"
 		   "  FILE         perf.data file (default ./perf.data, - = standard input)\n"
 		   "  --records    print every record, one line each, in time order\n"
-		   "  --unordered  with --records: in file order instead\n");
+		   "  --unordered  with --records: in file order instead\n"
+		   "  --build-ids  print the build-ids the file lists (as perf buildid-list)\n");
 	return rc;
 }
 
@@ -42,6 +45,8 @@ static int parse_args(int argc, char **argv, struct stat_options *o)
 			o->records = 1;
 		else if (!strcmp(argv[i], "--unordered"))
 			o->unordered = 1;
+		else if (!strcmp(argv[i], "--build-ids"))
+			o->build_ids = 1;
 		else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
 			return usage(stdout, 0) + 1;
 		else if (argv[i][0] == '-' && argv[i][1])
@@ -70,6 +75,11 @@ int cmd_stat(int argc, char **argv)
 	if (perf_reader_open(&r, o.path, &ro, &err)) {
 		fprintf(stderr, "tephra stat: %s\n", err.msg);
 		return 1;
+	}
+	if (o.build_ids) {
+		perf_stat_print_build_ids(stdout, r);
+		perf_reader_close(r);
+		return 0;
 	}
 	if (!o.records)
 		perf_stat_print_header(stdout, r);

@@ -49,6 +49,19 @@ void perf_stat_print_header(FILE *f, const struct perf_reader *r)
 		fprintf(f, "# build ids : %zu\n", h->nr_build_ids);
 }
 
+void perf_stat_print_build_ids(FILE *f, const struct perf_reader *r)
+{
+	const struct perf_header_info *h = perf_reader_header(r);
+
+	for (size_t i = 0; i < h->nr_build_ids; i++) {
+		const struct perf_build_id_entry *b = &h->build_ids[i];
+
+		for (unsigned k = 0; k < b->size && k < sizeof(b->build_id); k++)
+			fprintf(f, "%02x", b->build_id[k]);
+		fprintf(f, " %s\n", b->path);
+	}
+}
+
 void perf_stat_print_records(FILE *f, const struct perf_reader *r)
 {
 	const struct perf_reader_stats *s = perf_reader_stats(r);

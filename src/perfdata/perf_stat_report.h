@@ -13,6 +13,8 @@
 void perf_stat_print_header(FILE *f, const struct perf_reader *r);
 /* Record counts by type, samples per event, lost events/samples (after reading all). */
 void perf_stat_print_records(FILE *f, const struct perf_reader *r);
+/* One "HEXID PATH" line per BUILD_ID entry (as `perf buildid-list` prints them). */
+void perf_stat_print_build_ids(FILE *f, const struct perf_reader *r);
 /* One line for a delivered record:
  *   TIME OFFSET [SIZE]: PERF_RECORD_NAME[ details]
  * where TIME is the sample (or sample_id) time, 0 when the record has none, and the

@@ -4,8 +4,9 @@
 #    total memory, cmdline) equal `perf report --header-only`;
 #  - each event's name, ids and sample_type equal perf's "# event :" lines;
 #  - record counts by type and samples per event equal the "Aggregated stats" of
-#    `perf report -D`.
-# Recordings: frame pointers, two events, compressed (-z), pipe mode.
+#    `perf report -D`; lost events / samples equal the sums over the LOST records it dumps;
+#  - the BUILD_ID feature equals `perf buildid-list`.
+# Recordings: frame pointers, two events, compressed (-z), pipe mode, lossy system-wide.
 set -u
 . "$(dirname "$0")/lib.sh"
 require_perf
@@ -70,6 +71,15 @@ for f in g two z p l; do
 	} > "$f.lost.perf"
 	sed -n 's/^\(lost [a-z]*: [0-9]*\) .*/\1/p' "$f.stat" > "$f.lost.tephra"
 	check "$f lost" "$f.lost.perf" "$f.lost.tephra"
+
+	# the BUILD_ID feature, as `perf buildid-list` reads it (file mode)
+	if [ "$f" != p ]; then
+		# (a file without the feature gets the objects hit by samples, with blank ids)
+		perf buildid-list -i "$f.data" 2>/dev/null | grep -E '^[0-9a-f]+ ' | sort > "$f.bid.perf"
+		"$TEPHRA" stat --build-ids "$f.data" | sort > "$f.bid.tephra"
+		[ -s "$f.bid.perf" ] || [ "$f" = z ] || { echo "$f: perf lists no build-ids"; fail=1; }
+		check "$f build-ids" "$f.bid.perf" "$f.bid.tephra"
+	fi
 done
 grep -q 'lost samples: 0$' l.lost.perf && echo "note: the lossy recording lost nothing this time"
 exit $fail
