@@ -478,6 +478,7 @@ size_t dwarf_unwind_sample(struct dwarf_unwinder *u, const struct unwind_sample_
 	u->sample = s;
 	walk_reset(u);
 	u->stats.nr_samples++;
+	u->space.walk++;
 	if (s->abi != 2 || unwind_regs_to_dwarf(u->arch, s->regs_mask, s->regs, u->dwarf_regs,
 						&u->dwarf_valid, &u->sp, &u->ip) != 0) {
 		res->status = UNWIND_NO_REGS;

@@ -56,14 +56,18 @@ enum unwind_space_lookup unwind_space_lookup(struct unwind_space *sp, uint64_t a
 					     struct unwind_map *new_map)
 {
 	struct unwind_map m = { 0 };
-	struct unwind_known_map *k;
+	struct unwind_known_map *k = known_map_at(sp, addr);
 
+	if (k && k->checked_walk == sp->walk) {
+		*out = k;
+		return SPACE_KNOWN;
+	}
 	if (!sp->opts->find_map(sp->opts->find_map_arg, addr, &m) || !m.path || m.end <= m.start)
 		return SPACE_UNMAPPED;
-	k = known_map_at(sp, addr);
 	if (k) {
 		if (k->start == m.start && k->end == m.end && k->pgoff == m.pgoff &&
 		    !strcmp(k->module->path, m.path)) {
+			k->checked_walk = sp->walk;
 			*out = k;
 			return SPACE_KNOWN;
 		}

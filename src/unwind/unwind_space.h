@@ -30,6 +30,7 @@ struct unwind_module {
 struct unwind_known_map {
 	uint64_t start, end, pgoff;
 	struct unwind_module *module; /* never NULL; module->mod may be */
+	uint64_t checked_walk;        /* the walk in which the callback last confirmed it */
 };
 
 struct unwind_space {
@@ -40,6 +41,9 @@ struct unwind_space {
 	struct unwind_known_map *maps;
 	size_t nr_maps, cap_maps;
 	size_t last_hit;            /* index into maps of the last successful lookup */
+	uint64_t walk;              /* bumped by the owner per sample: maps cannot change
+				       within one sample, so a map confirmed once in it is
+				       not asked about again */
 	uint64_t nr_reported;
 };
 
