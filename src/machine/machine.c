@@ -34,7 +34,14 @@ struct machine {
 	size_t nr_objects, cap_objects;
 
 	struct str_set strings;
+	uint64_t last_version; /* of any maps: each change gets the next one */
 };
+
+static struct maps *stamp(struct machine *m, struct maps *maps)
+{
+	maps->version = ++m->last_version;
+	return maps;
+}
 
 static uint64_t hash_str(const char *s)
 {
@@ -88,7 +95,7 @@ struct machine *machine_new(struct symbol_store *store, const struct perf_build_
 	m->store = store;
 	m->build_ids = build_ids;
 	m->nr_build_ids = nr_build_ids;
-	m->kernel_maps = maps_new();
+	m->kernel_maps = stamp(m, maps_new());
 	return m;
 }
 
@@ -115,6 +122,11 @@ void machine_free(struct machine *m)
 size_t machine_nr_objects(const struct machine *m)
 {
 	return m->nr_objects;
+}
+
+uint64_t machine_kernel_maps_version(const struct machine *m)
+{
+	return m->kernel_maps->version;
 }
 
 const struct map_object *machine_object(const struct machine *m, uint32_t id)
@@ -171,7 +183,7 @@ static struct thread *new_thread(struct machine *m, int32_t pid, int32_t tid)
 	t->comm = machine_intern(m, name);
 	/* perf: a thread of a known process shares the leader's address space. */
 	if (pid == tid || pid == -1) {
-		t->maps = maps_new();
+		t->maps = stamp(m, maps_new());
 		set_thread(m, t);
 	} else {
 		set_thread(m, t);
@@ -219,7 +231,7 @@ void machine_fork(struct machine *m, int32_t pid, int32_t tid, int32_t ppid, int
 		fresh->comm = machine_intern(m, name);
 		set_thread(m, fresh);
 		if (pid == tid || pid == -1) {
-			fresh->maps = maps_new();
+			fresh->maps = stamp(m, maps_new());
 		} else {
 			struct thread *leader = machine_findnew_thread(m, pid, pid);
 			fresh->maps = leader->maps;
@@ -237,7 +249,7 @@ void machine_fork(struct machine *m, int32_t pid, int32_t tid, int32_t ppid, int
 	}
 	if (t->pid != parent->pid && t->maps != parent->maps) {
 		/* a new process: a private copy of the parent's address space */
-		struct maps *copy = maps_clone(parent->maps);
+		struct maps *copy = stamp(m, maps_clone(parent->maps));
 		if (t->pid == t->tid) {
 			maps_put(t->maps);
 			t->maps = copy;
@@ -245,6 +257,7 @@ void machine_fork(struct machine *m, int32_t pid, int32_t tid, int32_t ppid, int
 			/* a thread whose leader we never saw: give the copy to the leader's space */
 			for (size_t i = 0; i < copy->n; i++)
 				maps_insert(t->maps, &copy->v[i]);
+			stamp(m, t->maps);
 			maps_put(copy);
 		}
 	}
@@ -345,6 +358,7 @@ static void kernel_mmap(struct machine *m, uint64_t start, uint64_t len, uint64_
 	if (e.end < e.start)
 		e.end = UINT64_MAX; /* a length reaching past the top of the address space */
 	maps_insert(m->kernel_maps, &e);
+	stamp(m, m->kernel_maps);
 }
 
 void machine_mmap(struct machine *m, int32_t pid, int32_t tid, uint16_t misc, uint64_t start,
@@ -378,6 +392,7 @@ void machine_mmap(struct machine *m, int32_t pid, int32_t tid, uint16_t misc, ui
 		end = UINT64_MAX;
 	struct map_entry e = { start, end, pgoff, o };
 	maps_insert(t->maps, &e);
+	stamp(m, t->maps);
 }
 
 void machine_process_event(struct machine *m, const struct perf_event *ev)

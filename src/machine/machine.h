@@ -61,6 +61,10 @@ struct thread *machine_findnew_thread(struct machine *m, int32_t pid, int32_t ti
 const struct map_entry *machine_find_map(const struct machine *m, const struct thread *t,
 					 unsigned cpumode, uint64_t addr);
 
+/* The kernel maps' version (see struct maps): with the thread's maps->version it says
+ * whether an address resolves as it did before. */
+uint64_t machine_kernel_maps_version(const struct machine *m);
+
 /* Number of distinct map objects so far (their ids are 0..n-1), and one by id. */
 size_t machine_nr_objects(const struct machine *m);
 const struct map_object *machine_object(const struct machine *m, uint32_t id);

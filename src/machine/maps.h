@@ -29,6 +29,9 @@ struct maps {
 	struct map_entry *v; /* sorted by start, non-overlapping */
 	size_t n, cap;
 	unsigned refs;       /* threads sharing this address space */
+	/* Set by the owner (the machine) to a value never used before whenever the maps
+	 * change, so (version, address) names a resolution that can be cached. */
+	uint64_t version;
 };
 
 struct maps *maps_new(void);

@@ -13,17 +13,28 @@
 #include "base/hashmap.h"
 #include "base/strbuf.h"
 #include "base/xalloc.h"
+#include "fold/perf_script_line.h"
 #include "perfscript/perf_session.h"
 
 struct fold_run {
 	const struct perf_fold_options *o;
 	size_t max_stack;
 	struct frame *frames;
-	uint64_t *key;           /* [root id, (obj id + 1, addr) per frame, outermost first] */
+	uint64_t *key;           /* raw key: [root id, maps versions, kind, nr, addresses...] */
+	uint64_t *addr_key;      /* resolved: [(obj id + 1, addr) per frame, outermost first] */
 	int have_event;          /* the event to fold is decided */
 	size_t event_index;
-	struct hashmap roots;    /* {comm pointer, pid, tid} → root id */
-	struct hashmap stacks;   /* key → summed weight */
+	struct hashmap roots;    /* root name → root id */
+	struct hashmap thread_roots; /* {comm pointer, pid, tid} → root id or ROOT_* */
+	const struct thread *last_thread;
+	const char *last_comm;
+	uint32_t last_pid, last_tid;
+	uint64_t last_root;
+	uint64_t root;           /* the current sample's root id */
+	struct hashmap stacks;   /* raw key → summed weight */
+	uint32_t *stack_ids;     /* per raw key: offset of its folded frame ids in frame_ids */
+	uint32_t *stack_lens;    /* ... and their number */
+	size_t cap_stacks;
 	struct hashmap names;    /* {obj id + 1, addr, java} → index into name_frames */
 	uint32_t *name_frames;   /* per name: offset into frame_ids */
 	uint32_t *name_counts;
@@ -34,6 +45,7 @@ struct fold_run {
 	struct fold_table *table;
 	struct perf_session *session;
 	struct strbuf sb, text;
+	size_t cap_chain;
 	/* perf_foreach_stack */
 	void (*cb)(void *arg, uint64_t time, const char *const *frames, size_t n, uint64_t weight);
 	void *cb_arg;
@@ -62,18 +74,112 @@ static uint64_t sample_weight(const struct perf_fold_options *o, const struct pe
 	return s->period;
 }
 
-static uint32_t root_id(struct fold_run *r, const struct thread *t, const struct perf_sample *s)
+#define ROOT_PER_SAMPLE UINT64_MAX /* thread_roots value: the root depends on the sample */
+#define ROOT_NONE (UINT64_MAX - 1)  /* thread_roots value: the script drops these samples */
+
+/* The start of the header line perf script prints for the sample (comm, tid or pid/tid
+ * as stackcollapse --pid/--tid needs, and when FULL also cpu, time, period, event). */
+static void header_text(struct fold_run *r, const struct perf_session_sample *ps, int full,
+			struct strbuf *sb)
 {
-	uint64_t k[3] = { (uint64_t)(uintptr_t)t->comm, 0, 0 };
+	const struct perf_sample *s = ps->sample;
+	strbuf_reset(sb);
+	strbuf_addstr(sb, ps->thread->comm);
 	if (r->o->root != FOLD_ROOT_COMM)
-		k[1] = s->pid;
-	if (r->o->root == FOLD_ROOT_TID)
-		k[2] = s->tid;
-	return (uint32_t)hashmap_intern(&r->roots, k, sizeof(k), NULL);
+		strbuf_addf(sb, " %5d/%-5d ", (int32_t)s->pid, (int32_t)s->tid);
+	else
+		strbuf_addf(sb, " %5d ", (int32_t)s->tid);
+	if (!full)
+		return;
+	if (ps->desc->attr.sample_type & PERF_ST_CPU)
+		strbuf_addf(sb, "[%03u] ", s->cpu);
+	char t[48];
+	snprintf(t, sizeof(t), "%llu.%06llu", (unsigned long long)(s->time / 1000000000ULL),
+		 (unsigned long long)(s->time % 1000000000ULL / 1000));
+	strbuf_addf(sb, "%12s: %10llu %s: ", t, (unsigned long long)s->period,
+		    ps->desc->name ? ps->desc->name : "[unknown]");
 }
 
-/* Builds the address key of a sample; returns its length in uint64_t words. */
-static size_t sample_key(struct fold_run *r, const struct perf_session_sample *ps, int callchain)
+/* The root stackcollapse-perf.pl reads from header text SB: its regular expression takes
+ * the shortest comm followed by blanks, digits and a blank, so a comm such as "worker 1"
+ * or a tid of -1 give other roots than the comm.  Returns the root id, or ROOT_NONE. */
+static uint64_t root_from_text(struct fold_run *r, const struct strbuf *sb)
+{
+	struct script_header h;
+	if (!script_match_header(sb->buf, sb->len, &h))
+		return ROOT_NONE;
+	/* Without "/TID" the number is the tid and the pid unknown ("?"); a tid "0" counts
+	 * as absent too (the script's "not $tid"). */
+	char pid[32], tid[32];
+	const struct text_span *p = &h.pid, *tt = &h.tid;
+	if (tt->len == 0 || (tt->len == 1 && tt->ptr[0] == '0')) {
+		tt = p;
+		snprintf(pid, sizeof(pid), "?");
+	} else {
+		snprintf(pid, sizeof(pid), "%.*s", (int)(p->len < 31 ? p->len : 31), p->ptr);
+	}
+	snprintf(tid, sizeof(tid), "%.*s", (int)(tt->len < 31 ? tt->len : 31), tt->ptr);
+	strbuf_reset(&r->sb);
+	fold_name_root_text(&r->sb, h.comm.ptr, h.comm.len, pid, tid, r->o->root);
+	return hashmap_intern(&r->roots, r->sb.buf, r->sb.len, NULL);
+}
+
+/* The root id of a sample (cached per comm, pid and tid), or ROOT_NONE. */
+static uint64_t root_id(struct fold_run *r, const struct perf_session_sample *ps)
+{
+	const struct thread *t = ps->thread;
+	const struct perf_sample *s = ps->sample;
+	/* consecutive samples often come from the same thread */
+	if (!(t == r->last_thread && t->comm == r->last_comm && s->pid == r->last_pid &&
+	      s->tid == r->last_tid)) {
+		r->last_thread = t;
+		r->last_comm = t->comm;
+		r->last_pid = s->pid;
+		r->last_tid = s->tid;
+		uint64_t k[3] = { (uint64_t)(uintptr_t)t->comm, s->pid, s->tid };
+		int created;
+		size_t i = hashmap_intern(&r->thread_roots, k, sizeof(k), &created);
+		struct hashmap_entry *e = hashmap_entry(&r->thread_roots, i);
+		if (created) {
+			header_text(r, ps, 0, &r->text);
+			e->value = root_from_text(r, &r->text);
+			/* no match within comm and tid: the script's match runs on into the
+			 * time and period columns (unless the comm starts with a blank) */
+			if (e->value == ROOT_NONE && t->comm[0] && !script_is_blank(t->comm[0]))
+				e->value = ROOT_PER_SAMPLE;
+		}
+		r->last_root = e->value;
+	}
+	if (r->last_root != ROOT_PER_SAMPLE)
+		return r->last_root;
+	header_text(r, ps, 1, &r->text);
+	return root_from_text(r, &r->text);
+}
+
+/* The key of a sample before any lookup: its root, the versions of the maps its
+ * addresses are resolved in, and its raw addresses.  Equal keys resolve to equal stacks,
+ * so only a new key costs map lookups and symbols.  Returns its length in words. */
+static size_t raw_key(struct fold_run *r, const struct perf_session_sample *ps, int callchain)
+{
+	const struct perf_sample *s = ps->sample;
+	const uint64_t *ips = callchain ? s->callchain : &s->ip;
+	uint64_t nr = callchain ? s->nr_callchain : 1;
+	if (nr > r->cap_chain) {
+		r->cap_chain = nr;
+		r->key = xrealloc(r->key, (5 + nr) * sizeof(*r->key));
+	}
+	r->key[0] = r->root;
+	r->key[1] = ps->thread->maps->version;
+	r->key[2] = machine_kernel_maps_version(r->session->machine);
+	r->key[3] = callchain ? 0 : 1 + ps->cpumode; /* the sampled ip resolves by cpumode */
+	r->key[4] = nr;
+	memcpy(r->key + 5, ips, nr * sizeof(*ips));
+	return 5 + nr;
+}
+
+/* Resolves a sample's addresses into r->addr_key; returns the number of frames. */
+static size_t resolve_sample(struct fold_run *r, const struct perf_session_sample *ps,
+			     int callchain)
 {
 	const struct perf_sample *s = ps->sample;
 	size_t n;
@@ -88,13 +194,12 @@ static size_t sample_key(struct fold_run *r, const struct perf_session_sample *p
 					&r->frames[0]);
 		n = 1;
 	}
-	r->key[0] = root_id(r, ps->thread, s);
 	for (size_t i = 0; i < n; i++) {
 		const struct frame *f = &r->frames[n - 1 - i];
-		r->key[1 + 2 * i] = f->obj ? (uint64_t)f->obj->id + 1 : 0;
-		r->key[2 + 2 * i] = f->addr;
+		r->addr_key[2 * i] = f->obj ? (uint64_t)f->obj->id + 1 : 0;
+		r->addr_key[2 * i + 1] = f->addr;
 	}
-	return 1 + 2 * n;
+	return n;
 }
 
 /* Which samples are folded: only one event, the first one seen (stackcollapse-perf.pl
@@ -184,32 +289,28 @@ static uint32_t root_frame(struct fold_run *r, uint32_t id)
 		memset(r->root_frames + old, 0xff, (r->cap_roots - old) * sizeof(*r->root_frames));
 	}
 	if (r->root_frames[id] == UINT32_MAX) {
-		const uint64_t *k = hashmap_entry(&r->roots, id)->key;
-		strbuf_reset(&r->sb);
-		fold_name_root(&r->sb, (const char *)(uintptr_t)k[0], (uint32_t)k[1], (uint32_t)k[2],
-			       r->o->root);
-		r->root_frames[id] = fold_table_frame(r->table, r->sb.buf, r->sb.len);
+		const struct hashmap_entry *e = hashmap_entry(&r->roots, id);
+		r->root_frames[id] = fold_table_frame(r->table, e->key, e->len);
 	}
 	return r->root_frames[id];
 }
 
-/* Folded frame ids of a key into IDS (growable); returns the count. */
-static size_t key_frames(struct fold_run *r, const uint64_t *key, size_t words, uint32_t **ids,
-			 size_t *cap)
+/* Folded frame ids of root ROOT and frames ADDR_KEY[0..2N) into IDS (growable). */
+static size_t key_frames(struct fold_run *r, uint32_t root_index, const uint64_t *addr_key,
+			 size_t n_frames, uint32_t **ids, size_t *cap)
 {
-	uint32_t root = root_frame(r, (uint32_t)key[0]);
-	const uint64_t *rk = hashmap_entry(&r->roots, (size_t)key[0])->key;
-	const char *comm = (const char *)(uintptr_t)rk[0];
-	int java = fold_root_is_java(comm, strlen(comm));
+	uint32_t root = root_frame(r, root_index);
+	const struct hashmap_entry *re = hashmap_entry(&r->roots, root_index);
+	int java = fold_root_is_java(re->key, re->len);
 	size_t n = 0;
 	if (*cap < 1) {
 		*cap = 64;
 		*ids = xrealloc(*ids, *cap * sizeof(**ids));
 	}
 	(*ids)[n++] = root;
-	for (size_t i = 1; i + 1 < words; i += 2) {
+	for (size_t i = 0; i < n_frames; i++) {
 		const uint32_t *f;
-		size_t c = frame_names(r, key[i], key[i + 1], java, &f);
+		size_t c = frame_names(r, addr_key[2 * i], addr_key[2 * i + 1], java, &f);
 		if (n + c > *cap) {
 			while (n + c > *cap)
 				*cap *= 2;
@@ -221,20 +322,75 @@ static size_t key_frames(struct fold_run *r, const uint64_t *key, size_t words, 
 	return n;
 }
 
+/* A hash of N words in four independent lanes: the multiplies of one lane do not wait
+ * for the others, which makes long callchains hash several times faster than a chain of
+ * dependent steps. */
+static uint64_t hash_words(const uint64_t *w, size_t n)
+{
+	uint64_t h0 = 0x9e3779b97f4a7c15ULL ^ n, h1 = 0xc2b2ae3d27d4eb4fULL, h2 = 0x165667b19e3779f9ULL,
+		 h3 = 0x27d4eb2f165667c5ULL;
+	size_t i = 0;
+	for (; i + 4 <= n; i += 4) {
+		h0 = (h0 ^ w[i]) * 0xbf58476d1ce4e5b9ULL;
+		h1 = (h1 ^ w[i + 1]) * 0x94d049bb133111ebULL;
+		h2 = (h2 ^ w[i + 2]) * 0xbf58476d1ce4e5b9ULL;
+		h3 = (h3 ^ w[i + 3]) * 0x94d049bb133111ebULL;
+		h0 ^= h0 >> 29;
+		h1 ^= h1 >> 31;
+		h2 ^= h2 >> 27;
+		h3 ^= h3 >> 30;
+	}
+	for (; i < n; i++)
+		h0 = ((h0 ^ w[i]) * 0xbf58476d1ce4e5b9ULL) ^ (h0 >> 31);
+	uint64_t h = h0 ^ (h1 * 0x9e3779b97f4a7c15ULL) ^ (h2 * 0xc2b2ae3d27d4eb4fULL) ^
+		     (h3 * 0x165667b19e3779f9ULL);
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdULL;
+	h ^= h >> 33;
+	return h;
+}
+
+/* The raw-key entry of a sample, named when new; returns its index. */
+static size_t sample_stack(struct fold_run *r, const struct perf_session_sample *ps, int callchain)
+{
+	size_t words = raw_key(r, ps, callchain);
+	int created;
+	size_t i = hashmap_intern_hashed(&r->stacks, r->key, words * sizeof(uint64_t),
+					 hash_words(r->key, words), &created);
+	if (created) {
+		if (i >= r->cap_stacks) {
+			r->cap_stacks = r->cap_stacks ? r->cap_stacks * 2 : 4096;
+			r->stack_ids = xrealloc(r->stack_ids, r->cap_stacks * sizeof(*r->stack_ids));
+			r->stack_lens = xrealloc(r->stack_lens, r->cap_stacks * sizeof(*r->stack_lens));
+		}
+		size_t n = resolve_sample(r, ps, callchain);
+		size_t c = key_frames(r, (uint32_t)r->key[0], r->addr_key, n, &r->cb_ids, &r->cap_cb_ids);
+		/* keep the ids in the same pool as the frame names */
+		if (r->nr_frame_ids + c > r->cap_frame_ids) {
+			while (r->nr_frame_ids + c > r->cap_frame_ids)
+				r->cap_frame_ids = r->cap_frame_ids ? r->cap_frame_ids * 2 : 1024;
+			r->frame_ids = xrealloc(r->frame_ids, r->cap_frame_ids * sizeof(*r->frame_ids));
+		}
+		memcpy(r->frame_ids + r->nr_frame_ids, r->cb_ids, c * sizeof(*r->cb_ids));
+		r->stack_ids[i] = (uint32_t)r->nr_frame_ids;
+		r->stack_lens[i] = (uint32_t)c;
+		r->nr_frame_ids += c;
+	}
+	return i;
+}
+
 static int fold_sample(void *arg, struct perf_session *s, const struct perf_session_sample *ps)
 {
 	struct fold_run *r = arg;
 	(void)s;
-	if (!ps->desc)
+	if (!ps->desc || !keep_sample(r, ps))
+		return 0;
+	r->root = root_id(r, ps);
+	if (r->root == ROOT_NONE)
 		return 0;
 	int callchain = (ps->desc->attr.sample_type & PERF_ST_CALLCHAIN) != 0;
-	if (!keep_sample(r, ps))
-		return 0;
-	size_t words = sample_key(r, ps, callchain);
-	uint64_t w = sample_weight(r->o, ps->sample);
-	size_t i = hashmap_intern_hashed(&r->stacks, r->key, words * sizeof(uint64_t),
-					 hash_bytes(r->key, words * sizeof(uint64_t)), NULL);
-	hashmap_entry(&r->stacks, i)->value += w;
+	size_t i = sample_stack(r, ps, callchain);
+	hashmap_entry(&r->stacks, i)->value += sample_weight(r->o, ps->sample);
 	return 0;
 }
 
@@ -242,22 +398,21 @@ static int foreach_sample(void *arg, struct perf_session *s, const struct perf_s
 {
 	struct fold_run *r = arg;
 	(void)s;
-	if (!ps->desc)
+	if (!ps->desc || !keep_sample(r, ps))
+		return 0;
+	r->root = root_id(r, ps);
+	if (r->root == ROOT_NONE)
 		return 0;
 	int callchain = (ps->desc->attr.sample_type & PERF_ST_CALLCHAIN) != 0;
-	if (!keep_sample(r, ps))
-		return 0;
-	size_t words = sample_key(r, ps, callchain);
-	size_t n = key_frames(r, r->key, words, &r->cb_ids, &r->cap_cb_ids);
-	const uint32_t *ids = r->cb_ids;
+	size_t i = sample_stack(r, ps, callchain);
+	size_t n = r->stack_lens[i];
 	if (n > r->cap_cb_frames) {
 		r->cap_cb_frames = n;
 		r->cb_frames = xrealloc(r->cb_frames, n * sizeof(*r->cb_frames));
 	}
-	for (size_t i = 0; i < n; i++)
-		r->cb_frames[i] = fold_table_frame_name(r->table, ids[i]);
-	r->cb(r->cb_arg, ps->sample->time, r->cb_frames, n,
-	      sample_weight(r->o, ps->sample));
+	for (size_t k = 0; k < n; k++)
+		r->cb_frames[k] = fold_table_frame_name(r->table, r->frame_ids[r->stack_ids[i] + k]);
+	r->cb(r->cb_arg, ps->sample->time, r->cb_frames, n, sample_weight(r->o, ps->sample));
 	return 0;
 }
 
@@ -270,8 +425,11 @@ static void run_init(struct fold_run *r, const struct perf_fold_options *o, stru
 	r->session = s;
 	r->max_stack = o->max_stack > 0 ? (size_t)o->max_stack : PERF_SCRIPT_MAX_STACK;
 	r->frames = xmalloc(r->max_stack * sizeof(*r->frames));
-	r->key = xmalloc((1 + 2 * r->max_stack) * sizeof(*r->key));
+	r->cap_chain = 256;
+	r->key = xmalloc((5 + r->cap_chain) * sizeof(*r->key));
+	r->addr_key = xmalloc(2 * r->max_stack * sizeof(*r->addr_key));
 	hashmap_init(&r->roots);
+	hashmap_init(&r->thread_roots);
 	hashmap_init(&r->stacks);
 	hashmap_init(&r->names);
 }
@@ -280,7 +438,11 @@ static void run_release(struct fold_run *r)
 {
 	free(r->frames);
 	free(r->key);
+	free(r->addr_key);
+	free(r->stack_ids);
+	free(r->stack_lens);
 	hashmap_release(&r->roots);
+	hashmap_release(&r->thread_roots);
 	hashmap_release(&r->stacks);
 	hashmap_release(&r->names);
 	free(r->name_frames);
@@ -314,16 +476,10 @@ int perf_fold_file(const char *path, const struct perf_fold_options *o, struct f
 	run_init(&r, o, out, &s);
 	filter_of(o, &f);
 	int rc = perf_session_run(&s, &f, fold_sample, &r, err);
-	/* name each unique address stack once, then hand it to the table (which merges
-	 * stacks whose names coincide) */
-	uint32_t *ids = NULL;
-	size_t cap = 0;
-	for (size_t i = 0; i < hashmap_count(&r.stacks); i++) {
-		const struct hashmap_entry *e = hashmap_entry(&r.stacks, i);
-		size_t n = key_frames(&r, e->key, e->len / sizeof(uint64_t), &ids, &cap);
-		fold_table_add(out, ids, n, e->value);
-	}
-	free(ids);
+	/* each unique raw stack was named once; the table merges stacks whose names meet */
+	for (size_t i = 0; i < hashmap_count(&r.stacks); i++)
+		fold_table_add(out, r.frame_ids + r.stack_ids[i], r.stack_lens[i],
+			       hashmap_entry(&r.stacks, i)->value);
 	run_release(&r);
 	perf_session_close(&s);
 	return rc;

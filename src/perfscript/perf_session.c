@@ -85,6 +85,10 @@ int perf_session_run(struct perf_session *s, const struct perf_session_filter *f
 			continue;
 		}
 		struct perf_session_sample ps;
+		/* perf: without PERIOD in the samples every sample has the attr's fixed period */
+		if (ev.desc && !(ev.desc->attr.sample_type & PERF_ST_PERIOD) &&
+		    !(ev.desc->attr.flags & PERF_ATTR_FLAG_FREQ))
+			ev.u.sample.period = ev.desc->attr.sample_period_or_freq;
 		ps.ev = &ev;
 		ps.sample = &ev.u.sample;
 		ps.desc = ev.desc;

@@ -64,7 +64,6 @@ static const struct field_need needs[] = {
 	{ SCRIPT_PID, PERF_ST_TID, "TID", "pid" },
 	{ SCRIPT_TIME, PERF_ST_TIME, "TIME", "time" },
 	{ SCRIPT_CPU, PERF_ST_CPU, "CPU", "cpu" },
-	{ SCRIPT_PERIOD, PERF_ST_PERIOD, "PERIOD", "period" },
 };
 
 struct render {

@@ -14,7 +14,7 @@ check_fold templates "$TEST_TMP/templates.data" "" ""
 record "$TEST_TMP/threads.data" -g -- "$WL/threads" 200
 check_script threads "$TEST_TMP/threads.data"
 check_fold threads "$TEST_TMP/threads.data" "" ""
-grep -q '^worker_b;' "$TEST_TMP/threads.fold" || fail "threads: no stack rooted at the thread comm 'worker b'"
+grep -q '^worker-a;' "$TEST_TMP/threads.fold" || fail "threads: no stack rooted at the thread comm 'worker-a'"
 record "$TEST_TMP/forkexec.data" -g -- "$WL/forkexec" "$WL/recurse" 150
 check_script forkexec "$TEST_TMP/forkexec.data"
 check_fold forkexec "$TEST_TMP/forkexec.data" "" ""

@@ -56,10 +56,11 @@ check_script() {
 }
 
 # check_fold NAME DATA "PERF-SCRIPT-OPTIONS" "COLLAPSE-OPTIONS" [TEPHRA-FOLD-OPTIONS...]
+# (PERF-SCRIPT-OPTIONS is shell text: quote or escape blanks inside one option)
 check_fold() {
 	local name=$1 data=$2 popts=$3 copts=$4; shift 4
 	# shellcheck disable=SC2086
-	perf script -i "$data" $popts 2>/dev/null | python3 "$HERE/collapse.py" $copts >"$TEST_TMP/$name.expected"
+	eval "perf script -i \"\$data\" $popts" 2>/dev/null | python3 "$HERE/collapse.py" $copts >"$TEST_TMP/$name.expected"
 	"${TEPHRA_BIN:-$TEPHRA}" fold "$@" "$data" >"$TEST_TMP/$name.fold" 2>"$TEST_TMP/$name.fold.err" || {
 		fail "$name: tephra fold failed: $(head -n 3 "$TEST_TMP/$name.fold.err")"; return; }
 	[ -s "$TEST_TMP/$name.expected" ] || fail "$name: no stacks expected (empty recording?)"

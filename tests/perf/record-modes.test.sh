@@ -1,6 +1,7 @@
 # record-modes: the ways users record. Compressed (-z), pipe mode (-o -, read from a real
 # pipe), two events at once (the fold keeps the first, --event picks the other), a short
-# system-wide (-a) recording with [cpu] columns and kernel stacks, and a recording without
+# system-wide (-a) recording with [cpu] columns and kernel stacks, a fixed period (-c),
+# and a recording without
 # callchains (ip, symbol and dso on the sample line).
 . "$TOP/tests/perf/lib.sh"
 need_perf
@@ -26,11 +27,20 @@ check_fold two-events "$TEST_TMP/two.data" "" ""
 # the second event, as stackcollapse-perf.pl --event-filter picks it
 check_fold two-events-task "$TEST_TMP/two.data" "" "--event-filter=task-clock" --event task-clock
 
-record "$TEST_TMP/all.data" -g -a -- sleep 0.2
-check_script system-wide "$TEST_TMP/all.data"
-check_fold system-wide "$TEST_TMP/all.data" "" ""
-check_fold system-wide-kernel "$TEST_TMP/all.data" "" "--all" --all
-grep -q '^\(swapper\|perf-exec\|sleep\)' "$TEST_TMP/system-wide.fold" || fail "system-wide: expected swapper/sleep stacks"
+# -a also records the neighbours' processes, whose binaries may vanish between the perf
+# script and tephra runs: symbols are compared on our own processes and the idle task, the
+# sample lines of everything.
+record "$TEST_TMP/all.data" -g -a -- "$WL/threads" 200
+check_script system-wide-lines "$TEST_TMP/all.data" -F comm,tid,cpu,time,period,event
+check_script system-wide "$TEST_TMP/all.data" --comms "swapper,threads,worker-a,worker 2"
+check_fold system-wide "$TEST_TMP/all.data" "--comms swapper,threads,worker-a,worker\ 2" "" --comms "swapper,threads,worker-a,worker 2"
+check_fold system-wide-kernel "$TEST_TMP/all.data" "--comms swapper,threads" "--all" --all --comms swapper,threads
+grep -q "^worker-a;" "$TEST_TMP/system-wide.fold" || fail "system-wide: expected stacks of the worker-a thread"
+
+# A fixed period (-c): samples carry no PERIOD, perf prints the attr's period.
+record "$TEST_TMP/fixed.data" -g -c 100000 -e cpu-clock -- "$WL/recurse" 150
+check_script fixed-period "$TEST_TMP/fixed.data"
+check_fold fixed-period "$TEST_TMP/fixed.data" "" ""
 
 record "$TEST_TMP/flat.data" -- "$WL/recurse" 200
 check_script no-callchain "$TEST_TMP/flat.data"

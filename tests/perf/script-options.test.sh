@@ -22,7 +22,7 @@ tid=$(perf script -i "$T" -F tid 2>/dev/null | sed -n '5{s/ //g;p}')
 check_script tid-filter "$T" --tid "$tid"
 pid=$(perf script -i "$TEST_TMP/fork.data" -F pid 2>/dev/null | tail -n 1 | tr -d ' ')
 check_script pid-filter "$TEST_TMP/fork.data" --pid "$pid"
-check_script comms-filter "$T" --comms "worker b,worker-a"
+check_script comms-filter "$T" --comms "worker 2,worker-a"
 check_script comms-filter-fork "$TEST_TMP/fork.data" --comms recurse
 
 # a field the recording lacks is an error, as in perf

@@ -1,6 +1,7 @@
 /* threads.c - a workload for the perf oracle tests: two worker threads with their own
  * names (pthread_setname_np gives each a COMM record) besides the main thread.
- * Usage: threads [MILLISECONDS]  (default 300). */
+ * Usage: threads [MILLISECONDS]  (default 300).  "worker 2" has a blank and digits in
+ * its name, which stackcollapse-perf.pl reads as comm "worker", tid 2. */
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <stdio.h>
@@ -33,7 +34,7 @@ __attribute__((noinline)) static unsigned long spin_b(unsigned long x)
 static void *worker(void *arg)
 {
 	int which = (int)(long)arg;
-	pthread_setname_np(pthread_self(), which ? "worker b" : "worker-a");
+	pthread_setname_np(pthread_self(), which ? "worker 2" : "worker-a");
 	double end = now_ms() + run_ms;
 	unsigned long x = 1;
 	while (now_ms() < end)
