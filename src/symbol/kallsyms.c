@@ -21,80 +21,110 @@ static int binding_of(char type)
 	return isupper((unsigned char)type) ? STB_GLOBAL : STB_LOCAL;
 }
 
+/* The whole file in one block (kallsyms is ~10 MB of short lines; /proc files report
+ * no size, so read until EOF). */
+static char *read_all(FILE *f, size_t *len)
+{
+	size_t cap = 1 << 20, n = 0, r;
+	char *buf = xmalloc(cap + 1);
+
+	while ((r = fread(buf + n, 1, cap - n, f)) > 0) {
+		n += r;
+		if (n == cap) {
+			cap *= 2;
+			buf = xrealloc(buf, cap + 1);
+		}
+	}
+	buf[n] = '\0';
+	*len = n;
+	return buf;
+}
+
+static int hex_value(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	c = (char)(c | 0x20);
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	return -1;
+}
+
 int kallsyms_load(struct kallsyms *k, const char *path)
 {
 	memset(k, 0, sizeof(*k));
 	FILE *f = fopen(path, "re");
 	if (!f)
 		return -1;
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t len;
+	size_t len;
+	char *buf = read_all(f, &len);
+	fclose(f);
+	/* Names and module names point into BUF, which the table then owns. */
+	k->table.arena = buf;
 	int any_nonzero = 0;
-	/* module names per symbol, in insertion order; reordered after sorting */
-	char **mods = NULL;
+	const char **mods = NULL;  /* module of each symbol, in insertion order */
 	size_t nmods = 0, capmods = 0;
 
-	while ((len = getline(&line, &cap, f)) > 0) {
-		if (line[len - 1] == '\n')
-			line[--len] = '\0';
-		char *end;
-		unsigned long long addr = strtoull(line, &end, 16);
-		if (end == line || *end != ' ' || !end[1] || end[2] != ' ')
-			continue;   /* malformed line: skip it, as perf does */
-		char type = end[1];
-		char *name = end + 3;
+	for (char *line = buf, *next; line < buf + len; line = next) {
+		char *eol = memchr(line, '\n', (size_t)(buf + len - line));
+		if (!eol)
+			eol = buf + len;
+		*eol = '\0';
+		next = eol + 1;
+		/* "ADDR TYPE NAME[\t[MODULE]]"; anything else is skipped, as perf does */
+		uint64_t addr = 0;
+		char *p = line;
+		int digits = 0, d;
+		while ((d = hex_value(*p)) >= 0 && digits < 16) {
+			addr = addr << 4 | (uint64_t)d;
+			p++;
+			digits++;
+		}
+		if (!digits || p[0] != ' ' || !p[1] || p[2] != ' ')
+			continue;
+		char type = p[1];
+		char *name = p + 3;
 		if (addr)
 			any_nonzero = 1;
 		if (!kept_type(type) || !*name)
 			continue;
+		const char *module = NULL;
 		char *tab = strchr(name, '\t');
-		char *module = NULL;
 		if (tab) {
 			*tab = '\0';
 			char *m = tab + 1;
 			if (*m == '[') {
 				m++;
 				char *close = strchr(m, ']');
-				module = xstrndup(m, close ? (size_t)(close - m) : strlen(m));
+				if (close)
+					*close = '\0';
+				module = m;
 			}
 		}
 		/* ARM module-local mapping symbols */
-		if (name[0] == '$') {
-			free(module);
+		if (name[0] == '$')
 			continue;
-		}
-		symbol_table_add(&k->table, addr, 0, binding_of(type), name);
-		struct table_symbol *s = &k->table.syms[k->table.nr - 1];
-		s->kallsyms_module = module != NULL;
+		symbol_table_add_borrowed(&k->table, addr, 0, binding_of(type), name);
+		k->table.syms[k->table.nr - 1].kallsyms_module = module != NULL;
 		if (nmods == capmods) {
-			capmods = capmods ? capmods * 2 : 1024;
+			capmods = capmods ? capmods * 2 : 4096;
 			mods = xrealloc(mods, capmods * sizeof(*mods));
 		}
 		mods[nmods++] = module;
 	}
-	free(line);
-	fclose(f);
 	if (!any_nonzero) {
 		/* kptr_restrict: perf can name nothing in the kernel */
 		k->restricted = 1;
-		for (size_t i = 0; i < nmods; i++)
-			free(mods[i]);
 		free(mods);
 		symbol_table_release(&k->table);
 		return 0;
 	}
-	/* Sorting moves symbols: carry the module name along via the order index. */
+	/* Sorting moves symbols: carry the module name along via the insertion number. */
 	symbol_table_finish(&k->table, 1);
 	k->modules = xcalloc(k->table.nr ? k->table.nr : 1, sizeof(*k->modules));
 	k->nr_modules = k->table.nr;
-	for (size_t i = 0; i < k->table.nr; i++) {
-		uint32_t o = k->table.syms[i].order;
-		k->modules[i] = mods[o];
-		mods[o] = NULL;
-	}
-	for (size_t i = 0; i < nmods; i++)
-		free(mods[i]);
+	for (size_t i = 0; i < k->table.nr; i++)
+		k->modules[i] = mods[k->table.syms[i].order];
 	free(mods);
 	return 0;
 }
@@ -114,8 +144,6 @@ const struct dso_symbol *kallsyms_find(struct kallsyms *k, const char *module, u
 
 void kallsyms_release(struct kallsyms *k)
 {
-	for (size_t i = 0; i < k->nr_modules; i++)
-		free(k->modules[i]);
 	free(k->modules);
 	symbol_table_release(&k->table);
 	memset(k, 0, sizeof(*k));

@@ -11,7 +11,8 @@
 
 struct kallsyms {
 	struct symbol_table table;
-	char **modules;           /* module name of each symbol in table, NULL = kernel */
+	const char **modules;     /* module name of each symbol in table, NULL = kernel
+				   * (points into table.arena) */
 	size_t nr_modules;        /* entries in modules[] (== table.nr) */
 	int restricted;           /* file readable but every address is 0 (kptr_restrict) */
 };

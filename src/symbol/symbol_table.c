@@ -32,14 +32,13 @@ static void finalize_name(struct symbol_table *t, struct table_symbol *s)
 	}
 }
 
-static void push_symbol(struct symbol_table *t, uint64_t start, uint64_t size, int binding,
-			char *name)
+static struct table_symbol *new_symbol(struct symbol_table *t, uint64_t start, uint64_t size,
+				       int binding, const char *name)
 {
 	if (t->nr == t->cap) {
 		t->cap = t->cap ? t->cap * 2 : 256;
 		t->syms = xrealloc(t->syms, t->cap * sizeof(*t->syms));
 	}
-	remember_name(t, name);
 	struct table_symbol *s = &t->syms[t->nr];
 	memset(s, 0, sizeof(*s));
 	s->pub.name = name;
@@ -54,6 +53,20 @@ static void push_symbol(struct symbol_table *t, uint64_t start, uint64_t size, i
 	}
 	s->binding = (uint8_t)binding;
 	t->nr++;
+	return s;
+}
+
+static void push_symbol(struct symbol_table *t, uint64_t start, uint64_t size, int binding,
+			char *name)
+{
+	remember_name(t, name);
+	new_symbol(t, start, size, binding, name);
+}
+
+void symbol_table_add_borrowed(struct symbol_table *t, uint64_t start, uint64_t size,
+			       int binding, const char *name)
+{
+	new_symbol(t, start, size, binding, name);
 }
 
 void symbol_table_add(struct symbol_table *t, uint64_t start, uint64_t size, int binding,
@@ -268,6 +281,7 @@ void symbol_table_release(struct symbol_table *t)
 	for (size_t i = 0; i < t->nr_names; i++)
 		free(t->names[i]);
 	free(t->names);
+	free(t->arena);
 	free(t->syms);
 	free(t->pos_of_order);
 	if (t->perf_tree && t->next_order)

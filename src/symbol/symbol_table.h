@@ -25,6 +25,7 @@ struct symbol_table {
 	struct table_symbol *syms;
 	size_t nr, cap;
 	char **names;           /* owned name strings, freed with the table */
+	char *arena;            /* owned block borrowed names may point into (or NULL) */
 	size_t nr_names, cap_names;
 	int demangle;           /* demangle names (lazily: only aliases and hits) */
 	uint32_t next_order;
@@ -42,6 +43,10 @@ void symbol_table_add(struct symbol_table *t, uint64_t start, uint64_t size, int
 /* Takes ownership of NAME (malloc'd). */
 void symbol_table_add_owned(struct symbol_table *t, uint64_t start, uint64_t size,
 			    int binding, char *name);
+
+/* NAME is not copied: it must outlive the table (e.g. point into t->arena). */
+void symbol_table_add_borrowed(struct symbol_table *t, uint64_t start, uint64_t size,
+			       int binding, const char *name);
 
 /* Sorts, fixes ends and removes aliases.  IS_KALLSYMS selects perf's kallsyms rule
  * for the gap between kernel and module symbols. */
