@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "base/strbuf.h"
@@ -93,20 +94,29 @@ static int load_perf(const char *path, struct flame_tree *t, const struct profil
 
 struct progress_state {
 	const char *path;
+	uint64_t size; /* 0 when unknown (a pipe) */
 };
 
 static void show_progress(void *arg, uint64_t bytes)
 {
 	struct progress_state *p = arg;
 
-	fprintf(stderr, "\rtephra: reading %s: %" PRIu64 " MiB", p->path, bytes >> 20);
+	if (p->size)
+		fprintf(stderr, "\rtephra: reading %s: %" PRIu64 " of %" PRIu64 " MiB (%.0f%%)",
+			p->path, bytes >> 20, p->size >> 20, 100.0 * (double)bytes / (double)p->size);
+	else
+		fprintf(stderr, "\rtephra: reading %s: %" PRIu64 " MiB", p->path, bytes >> 20);
 }
 
 static int load_folded(FILE *f, const char *path, struct flame_tree *t,
 		       const struct profile_input_opts *o, struct profile_stats *st,
 		       struct tephra_error *err)
 {
-	struct progress_state ps = { path };
+	struct progress_state ps = { path, 0 };
+	struct stat sb;
+
+	if (fstat(fileno(f), &sb) == 0 && S_ISREG(sb.st_mode))
+		ps.size = (uint64_t)sb.st_size;
 	struct folded_opts fo = { o->folded_flags, o->col, o->progress ? show_progress : NULL, &ps };
 	int rc = folded_read(f, path, t, &fo, &st->folded, err);
 

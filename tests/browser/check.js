@@ -121,9 +121,9 @@ async function plain(ctx, dir) {
 	check(hash === "#x=2,40", `zoom: URL fragment is #x=2,40 (got ${hash})`);
 	const unzoomShown = await page.evaluate(() => getComputedStyle(document.getElementById("unzoom")).display !== "none");
 	check(unzoomShown, "zoom: Reset Zoom is shown");
-	await page.click("#unzoom");
+	await page.keyboard.press("Escape");
 	f = await frames(page);
-	check(near(f["beta@2"].x, 482) && near(f["beta@2"].w, 472) && f["alpha@2"].shown, "reset zoom: original layout back");
+	check(near(f["beta@2"].x, 482) && near(f["beta@2"].w, 472) && f["alpha@2"].shown, "reset zoom (Escape): original layout back");
 	check(await page.evaluate(() => location.hash) === "", "reset zoom: fragment cleared");
 	await page.close();
 
@@ -131,6 +131,9 @@ async function plain(ctx, dir) {
 	page = await open(ctx, file, "#x=2,40");
 	f = await frames(page);
 	check(near(f["beta@2"].w, 1180) && !f["alpha@2"].shown, "URL: #x=2,40 reopens zoomed into beta");
+	await page.click("#unzoom");
+	f = await frames(page);
+	check(near(f["beta@2"].w, 472) && f["alpha@2"].shown, "Reset Zoom button: original layout back");
 	await page.close();
 
 	// Search: "leaf" matches 30 + 20 = 50 of 100 samples.
@@ -142,7 +145,7 @@ async function plain(ctx, dir) {
 	check(f["leaf@3"].fill === "#e600e6" && f["gamma@3"].fill !== "#e600e6", "search leaf: leaf highlighted, gamma not");
 	check(await page.evaluate(() => location.hash) === "#s=leaf", "search: URL fragment #s=leaf");
 	// Nested matches count once: main (80) contains alpha (40).
-	await page.click("#search"); // reset
+	await page.click("#search"); // "Reset Search"
 	check((await matchedText(page)).trim() === "", "search: reset clears the percentage");
 	page.once("dialog", (d) => d.accept("^(main|alpha)$"));
 	await page.keyboard.press("Control+f");
