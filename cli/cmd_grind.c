@@ -7,6 +7,7 @@
  * runs the system's /usr/bin/valgrind.  A tool only works with the core it was linked
  * with, so the installed Valgrind's version is checked against the one built against. */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
@@ -363,6 +364,13 @@ static int grind(struct grind_args *a, int argc, char **argv)
 			return 1;
 		}
 	}
+	/* Fail before a long run, not after it, when the output cannot be written. */
+	int fd = open(folded_abs, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0) {
+		fprintf(stderr, "tephra grind: %s: %s\n", a->folded, strerror(errno));
+		return 1;
+	}
+	close(fd);
 	unlink(folded_abs);
 	int rc = run_valgrind(a, libdir, folded_abs, argc, argv);
 	if (rc < 0)

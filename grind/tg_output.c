@@ -259,9 +259,11 @@ void tg_write_output(const HChar *path)
 
 	SysRes sr = VG_(open)(path, VKI_O_CREAT | VKI_O_WRONLY | VKI_O_TRUNC, 0644);
 	if (sr_isError(sr)) {
-		VG_(umsg)("tephragrind: cannot write %s\n", path);
-		VG_(message)(Vg_FailMsg, "tephragrind: cannot write %s\n", path);
-		return;
+		HChar msg[4200];
+		Int n = VG_(snprintf)(msg, sizeof(msg), "tephra grind: %s: cannot open for writing "
+				      "(error %lu)\n", path, (unsigned long)sr_Err(sr));
+		VG_(write)(2, msg, n);
+		goto out;
 	}
 	struct tg_writer *w = VG_(malloc)("tg.out.w", sizeof(*w));
 	w->fd = sr_Res(sr);
@@ -290,8 +292,11 @@ void tg_write_output(const HChar *path)
 		i = j;
 	}
 	w_flush(w);
-	if (w->failed)
-		VG_(umsg)("tephragrind: write error on %s\n", path);
+	if (w->failed) {
+		HChar msg[4200];
+		Int n = VG_(snprintf)(msg, sizeof(msg), "tephra grind: %s: write error\n", path);
+		VG_(write)(2, msg, n);
+	}
 	VG_(close)(w->fd);
 	VG_(free)(w);
 	for (SizeT i = 0; i < ls.n; i++)
@@ -300,4 +305,10 @@ void tg_write_output(const HChar *path)
 	VG_(free)(ls.buf);
 	if (tg.opt.summary)
 		print_summary(path, total, stacks, deepest);
+	return;
+out:
+	for (SizeT i = 0; i < ls.n; i++)
+		VG_(free)(ls.v[i].text);
+	VG_(free)(ls.v);
+	VG_(free)(ls.buf);
 }

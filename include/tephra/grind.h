@@ -11,8 +11,9 @@
  *   TEPHRA_GRIND_STOP()             stop instrumenting; the stacks are forgotten
  *   TEPHRA_GRIND_TOGGLE_COLLECT()   stop/resume charging counts, keeping the stacks
  *   TEPHRA_GRIND_ZERO()             forget the counts so far
- *   TEPHRA_GRIND_SKIP_OBJ(pattern)  from now on, functions of objects whose path or base
- *                                   name matches the glob PATTERN are not frames
+ *   TEPHRA_GRIND_SKIP_OBJ(pattern)  functions of objects whose path or base name matches
+ *                                   the glob PATTERN are not frames, in the whole profile
+ *                                   (as --skip-obj=PATTERN; the program decides)
  */
 #ifndef TEPHRA_GRIND_H
 #define TEPHRA_GRIND_H

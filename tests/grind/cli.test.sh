@@ -30,6 +30,8 @@ for t in "$TEPHRA" "$TEPHRA_ASAN"; do
 	TEPHRA_GRIND_LIB=$TEST_TMP/fakelib "$t" grind ./calls 2>err; [ $? = 1 ] || fail "version mismatch accepted"
 	grep -q "the installed Valgrind is valgrind-.* but the tool in .*fakelib was built against valgrind-0.0.1" err ||
 		fail "unclear version message: $(cat err)"
+	"$t" grind -o /nonexistent/x.folded ./calls 2>err; [ $? = 1 ] && grep -q '/nonexistent/x.folded: No such file' err ||
+		fail "unwritable output: $(cat err)"
 	TEPHRA_GRIND_LIB=$TEST_TMP/nowhere "$t" grind ./calls 2>err; [ $? = 1 ] && grep -q 'nowhere' err ||
 		fail "missing lib dir: $(cat err)"
 done
