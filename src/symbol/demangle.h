@@ -2,7 +2,8 @@
  *
  * perf (Debian's build, no libbfd) demangles with libiberty's cplus_demangle and no
  * options: C++ names without parameter lists, Rust legacy names without the
- * "::h<hash>" suffix, Rust v0 names; anything else is printed as it is. */
+ * "::h<hash>" suffix, Rust v0 names; then its own OCaml rewriting ("camlFoo__bar_12"
+ * -> "Foo.bar"); anything else is printed as it is. */
 #ifndef TEPHRA_SYMBOL_DEMANGLE_H
 #define TEPHRA_SYMBOL_DEMANGLE_H
 

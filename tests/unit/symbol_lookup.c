@@ -194,6 +194,10 @@ static void test_demangle(void)
 		{ "_ZNK3geo4GridIdE3sumEi", "geo::Grid<double>::sum" },
 		/* Rust legacy: hash suffix dropped */
 		{ "_ZN4core3fmt5write17h0123456789abcdefE", "core::fmt::write" },
+		/* OCaml: "__" -> ".", $xx escapes, trailing _stamp dropped */
+		{ "camlStdlib__bytes__of_string_114", "Stdlib.bytes.of_string" },
+		{ "camlFoo$3ebar_12", "Foo>bar" },
+		{ "camlfoo", NULL },
 		{ "main", NULL },
 		{ "_start", NULL },
 	};
