@@ -20,6 +20,7 @@ int perf_session_open(struct perf_session *s, const char *path, const struct sym
 {
 	memset(s, 0, sizeof(*s));
 	s->path = path;
+	s->progress = progress;
 	struct perf_reader_options ro = { 0 };
 	if (progress)
 		ro.progress = progress_cb;
@@ -37,6 +38,8 @@ int perf_session_open(struct perf_session *s, const char *path, const struct sym
 
 void perf_session_close(struct perf_session *s)
 {
+	if (s->progress)
+		fputs("\r              \r", stderr); /* wipe the progress line */
 	frame_resolver_release(&s->resolver);
 	machine_free(s->machine);
 	if (s->store)

@@ -31,6 +31,7 @@ struct perf_session {
 	struct symbol_store *store;
 	struct machine *machine;
 	struct frame_resolver resolver;
+	int progress;        /* a progress line is shown on stderr */
 };
 
 struct perf_session_sample {
