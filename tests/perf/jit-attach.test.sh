@@ -1,0 +1,26 @@
+# jit-attach: code in anonymous executable memory named by /tmp/perf-PID.map (what JITs
+# do: perf shows it as that map file, stackcollapse --jit marks it _[j]); and attaching
+# to a running process (perf record -p PID), whose maps and comm perf synthesizes.
+. "$TOP/tests/perf/lib.sh"
+need_perf
+build_workloads
+if [ "$(uname -m)" = x86_64 ]; then
+	record "$TEST_TMP/jit.data" -g -- "$WL/jit" 200
+	map=$(grep -o '/tmp/perf-[0-9]*\.map' "$TEST_TMP/record.log" | head -n 1)
+	check_script jit "$TEST_TMP/jit.data"
+	check_fold jit "$TEST_TMP/jit.data" "" "--jit" --jit
+	grep -q 'jitted_spin_loop_\[j\]' "$TEST_TMP/jit.fold" || fail "jit: no jitted_spin_loop_[j] frame"
+	[ -n "$map" ] && rm -f "$map"
+else
+	echo "note: not x86-64, JIT workload not checked"
+fi
+
+"$WL/recurse" 1500 >/dev/null &
+pid=$!
+sleep 0.2
+record "$TEST_TMP/attach.data" -g -p "$pid" -- sleep 0.4
+kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null
+check_script attach "$TEST_TMP/attach.data"
+check_fold attach "$TEST_TMP/attach.data" "" ""
+grep -q '^recurse;.*descend' "$TEST_TMP/attach.fold" || fail "attach: no recurse;...;descend stacks"
+finish
