@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/auxv.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -49,7 +48,6 @@ struct symbol_store {
 	struct kallsyms kallsyms;
 	int kallsyms_ok;
 	char *kallsyms_from;
-	char *vdso_copy;             /* temp file holding this process's vdso, or NULL */
 };
 
 static char *dup_or_null(const char *s)
@@ -126,10 +124,6 @@ void symbol_store_free(struct symbol_store *st)
 	if (st->kallsyms_ok)
 		kallsyms_release(&st->kallsyms);
 	free(st->kallsyms_from);
-	if (st->vdso_copy) {
-		unlink(st->vdso_copy);
-		free(st->vdso_copy);
-	}
 	free((char *)st->opts.buildid_dir);
 	free((char *)st->opts.debug_dir);
 	free((char *)st->opts.kallsyms);
@@ -414,51 +408,6 @@ static void list_candidates(struct dso *d, struct candidates *c)
 	free(ondisk);
 }
 
-/* This process's own vdso, copied to a temporary file (perf does the same when the
- * recording's vdso is not in the build-id cache). */
-static const char *own_vdso_file(struct symbol_store *st)
-{
-	if (st->vdso_copy)
-		return st->vdso_copy;
-	const unsigned char *img = (const unsigned char *)getauxval(AT_SYSINFO_EHDR);
-	if (!img)
-		return NULL;
-	Elf64_Ehdr eh;
-	memcpy(&eh, img, sizeof(eh));
-	if (memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 || eh.e_ident[EI_CLASS] != ELFCLASS64)
-		return NULL;
-	size_t size = (size_t)eh.e_shoff + (size_t)eh.e_shnum * eh.e_shentsize;
-	/* never read past the mapping: take its length from /proc/self/maps */
-	size_t mapped = 0;
-	FILE *maps = fopen("/proc/self/maps", "re");
-	if (maps) {
-		char line[512];
-		unsigned long lo, hi;
-		while (fgets(line, sizeof(line), maps)) {
-			if (strstr(line, "[vdso]") && sscanf(line, "%lx-%lx", &lo, &hi) == 2 &&
-			    lo == (unsigned long)img) {
-				mapped = hi - lo;
-				break;
-			}
-		}
-		fclose(maps);
-	}
-	if (size > mapped)
-		return NULL;
-	char tmpl[] = "/tmp/tephra-vdso.XXXXXX";
-	int fd = mkstemp(tmpl);
-	if (fd < 0)
-		return NULL;
-	ssize_t w = write(fd, img, size);
-	close(fd);
-	if (w != (ssize_t)size) {
-		unlink(tmpl);
-		return NULL;
-	}
-	st->vdso_copy = xstrdup(tmpl);
-	return st->vdso_copy;
-}
-
 static void load_elf_object(struct dso *d)
 {
 	struct candidates c = { 0 };
@@ -479,12 +428,9 @@ static void load_elf_object(struct dso *d)
 		}
 		free(ondisk);
 	}
+	/* [vdso]: only the build-id cache's copy.  perf 6.1 script does not fall back
+	 * to its own vdso (observed: [unknown] once the cached copy is gone). */
 	list_candidates(d, &c);
-	if (d->kind == DSO_VDSO) {
-		const char *own = own_vdso_file(d->store);
-		if (own)
-			add_candidate(&c, xstrdup(own));
-	}
 	for (size_t i = 0; i < c.nr && !(have_syms && have_runtime); i++) {
 		struct elf_handle h;
 		if (elf_handle_open(&h, c.paths[i]) != 0)
