@@ -95,6 +95,33 @@ void perf_stat_print_records(FILE *f, const struct perf_reader *r)
 			s->nr_out_of_order);
 }
 
+/* Continuation lines of a sample: the callchain entries, the user registers and the
+ * user stack size and position, as `perf script -D` shows them. */
+static void print_sample_details(FILE *f, const struct perf_event *ev)
+{
+	static const char *const abi[] = { "none", "32-bit", "64-bit" };
+	const struct perf_sample *s = &ev->u.sample;
+	uint64_t st = ev->desc ? ev->desc->attr.sample_type : 0;
+
+	fputc('\n', f);
+	if (st & PERF_ST_CALLCHAIN) {
+		fprintf(f, "... chain: %" PRIu64, s->nr_callchain);
+		for (uint64_t i = 0; i < s->nr_callchain; i++)
+			fprintf(f, " %016" PRIx64, s->callchain[i]);
+		fputc('\n', f);
+	}
+	if (s->user_regs) {
+		fprintf(f, "... user regs: %s %#" PRIx64, s->user_regs_abi < 3 ?
+			abi[s->user_regs_abi] : "unknown", s->user_regs_mask);
+		for (int i = 0; i < __builtin_popcountll(s->user_regs_mask); i++)
+			fprintf(f, " 0x%016" PRIx64, s->user_regs[i]);
+		fputc('\n', f);
+	}
+	if (st & PERF_ST_STACK_USER)
+		fprintf(f, "... ustack: size %" PRIu64 ", offset %#tx\n", s->user_stack_dyn_size,
+			s->user_stack - 8 - ev->record);
+}
+
 void perf_stat_print_event_line(FILE *f, const struct perf_event *ev)
 {
 	const char *name = perf_record_type_name(ev->type);
@@ -109,10 +136,11 @@ void perf_stat_print_event_line(FILE *f, const struct perf_event *ev)
 	switch (ev->type) {
 	case PERF_REC_SAMPLE: {
 		const struct perf_sample *s = &ev->u.sample;
-		fprintf(f, " %" PRIu32 "/%" PRIu32 ": %#" PRIx64 " period: %" PRIu64 " cpu: %"
-			PRIu32 " callchain: %" PRIu64, s->pid, s->tid, s->ip, s->period, s->cpu,
-			s->nr_callchain);
-		break;
+		fprintf(f, " %" PRId32 "/%" PRId32 ": %#" PRIx64 " period: %" PRIu64 " cpu: %"
+			PRIu32 " callchain: %" PRIu64, (int32_t)s->pid, (int32_t)s->tid, s->ip,
+			s->period, s->cpu, s->nr_callchain);
+		print_sample_details(f, ev);
+		return;
 	}
 	case PERF_REC_MMAP:
 	case PERF_REC_MMAP2:
@@ -121,13 +149,14 @@ void perf_stat_print_event_line(FILE *f, const struct perf_event *ev)
 			ev->u.mmap.pgoff, ev->u.mmap.filename);
 		break;
 	case PERF_REC_COMM:
-		fprintf(f, "%s: %s:%" PRIu32 "/%" PRIu32, ev->u.comm.exec ? " exec" : "",
-			ev->u.comm.comm, ev->u.comm.pid, ev->u.comm.tid);
+		fprintf(f, "%s: %s:%" PRId32 "/%" PRId32, ev->u.comm.exec ? " exec" : "",
+			ev->u.comm.comm, (int32_t)ev->u.comm.pid, (int32_t)ev->u.comm.tid);
 		break;
 	case PERF_REC_FORK:
 	case PERF_REC_EXIT:
-		fprintf(f, "(%" PRIu32 ":%" PRIu32 "):(%" PRIu32 ":%" PRIu32 ")", ev->u.fork.pid,
-			ev->u.fork.tid, ev->u.fork.ppid, ev->u.fork.ptid);
+		fprintf(f, "(%" PRId32 ":%" PRId32 "):(%" PRId32 ":%" PRId32 ")",
+			(int32_t)ev->u.fork.pid, (int32_t)ev->u.fork.tid, (int32_t)ev->u.fork.ppid,
+			(int32_t)ev->u.fork.ptid);
 		break;
 	case PERF_REC_LOST:
 		fprintf(f, " lost %" PRIu64, ev->u.lost.lost);

@@ -18,7 +18,9 @@ void perf_stat_print_build_ids(FILE *f, const struct perf_reader *r);
 /* One line for a delivered record:
  *   TIME OFFSET [SIZE]: PERF_RECORD_NAME[ details]
  * where TIME is the sample (or sample_id) time, 0 when the record has none, and the
- * details of a sample are "PID/TID: IP period: PERIOD cpu: CPU callchain: N". */
+ * details of a sample are "PID/TID: IP period: PERIOD cpu: CPU callchain: N", followed
+ * by lines "... chain: N E0 E1 …", "... user regs: ABI MASK V0 V1 …" and
+ * "... ustack: size DYN_SIZE, offset OFF" when the sample has those fields. */
 void perf_stat_print_event_line(FILE *f, const struct perf_event *ev);
 
 #endif

@@ -2,7 +2,7 @@
 #
 # canon_perf / canon_tephra turn `perf script -D` and `tephra stat --records` into the
 # same one-line-per-record form:
-#   TIME OFFSET SIZE TYPE [PID/TID IP PERIOD]
+#   TIME OFFSET SIZE TYPE [PID/TID IP PERIOD [chain:N E…] [regs:ABI MASK V…] [ustack:SIZE OFF]]
 # TIME is left out ("-") for perf's own records (type >= 64), whose dump shows no time.
 
 USER_TYPES='^(ATTR|EVENT_TYPE|TRACING_DATA|BUILD_ID|FINISHED_ROUND|ID_INDEX|AUXTRACE_INFO|AUXTRACE|AUXTRACE_ERROR|THREAD_MAP|CPU_MAP|STAT_CONFIG|STAT|STAT_ROUND|EVENT_UPDATE|TIME_CONV|FEATURE|COMPRESSED|FINISHED_INIT|COMPRESSED2)$'
@@ -19,40 +19,51 @@ canon_perf() {
 		}
 		return n
 	}
-	/^\./ { next }
-	/\]: PERF_RECORD_/ {
+	function flush() { if (cur != "") print cur; cur = ""; mode = "" }
+	/^\.\.\. FP chain: nr:/ { sub(/^.*nr:/, ""); cur = cur " chain:" $0; mode = "chain"; next }
+	/^\.\.\.\.\. +[0-9]+: [0-9a-f]+$/ { if (mode == "chain") cur = cur " " $3; next }
+	/^\.\.\. user regs: mask / { cur = cur " regs:" $7 " " $5; mode = "regs"; next }
+	/^\.\.\.\. [A-Z0-9]+ +0x[0-9a-f]+$/ { if (mode == "regs") cur = cur " " $3; next }
+	/^\.\.\. ustack: size / { v = $4; sub(/,$/, "", v); cur = cur " ustack:" v " " $6; next }
+	/\]: PERF_RECORD_/ && !/^\. / {
 		k = 0
 		for (i = 1; i <= NF; i++) if ($i ~ /^\[0x[0-9a-f]+\]:$/) { k = i; break }
 		if (k < 2) next
+		flush()
 		off = hex($(k - 1)) + add
 		t = (k >= 3) ? $(k - 2) : "0"
 		size = substr($k, 2, length($k) - 3)
 		type = $(k + 1); sub(/^PERF_RECORD_/, "", type); sub(/[(:].*$/, "", type)
 		if (type ~ user) t = "-"
-		line = sprintf("%s 0x%x %s %s", t, off, size, type)
+		cur = sprintf("%s 0x%x %s %s", t, off, size, type)
 		if (type == "SAMPLE") {
 			pt = $(k + 3); sub(/:$/, "", pt)
-			line = line " " pt " " $(k + 4) " " $(k + 6)
+			cur = cur " " pt " " $(k + 4) " " $(k + 6)
 		}
-		print line
-	}'
+	}
+	END { flush() }'
 }
 
 # tephra stat --records output on stdin.
 canon_tephra() {
 	awk -v user="$USER_TYPES" '
+	function flush() { if (cur != "") print cur; cur = "" }
+	/^\.\.\. chain: / { cur = cur " chain:" $3; for (i = 4; i <= NF; i++) cur = cur " " $i; next }
+	/^\.\.\. user regs: / { cur = cur " regs:" $4 " " $5; for (i = 6; i <= NF; i++) cur = cur " " $i; next }
+	/^\.\.\. ustack: / { v = $4; sub(/,$/, "", v); cur = cur " ustack:" v " " $6; next }
 	{
+		flush()
 		t = $1; off = $2; size = substr($3, 2, length($3) - 3)
 		type = $4; sub(/^PERF_RECORD_/, "", type); sub(/[(:].*$/, "", type)
 		if (type ~ /^COMPRESSED/) next   # perf -D does not show the containers
 		if (type ~ user) t = "-"
-		line = sprintf("%s %s %s %s", t, off, size, type)
+		cur = sprintf("%s %s %s %s", t, off, size, type)
 		if (type == "SAMPLE") {
 			pt = $5; sub(/:$/, "", pt)
-			line = line " " pt " " $6 " " $8
+			cur = cur " " pt " " $6 " " $8
 		}
-		print line
-	}'
+	}
+	END { flush() }'
 }
 
 # Skips the test (exit 77) unless perf can record here.
