@@ -216,6 +216,18 @@ static void add_js_string(struct strbuf *sb, const char *s)
 	strbuf_release(&tmp);
 }
 
+/* A font name goes into CSS: characters that could end the declaration are dropped. */
+static void add_font_family(struct strbuf *sb, const char *font)
+{
+	struct strbuf clean = STRBUF_INIT;
+
+	for (const char *p = font; *p; p++)
+		if (!strchr("{}<>;:\\/*@!&", *p))
+			strbuf_addch(&clean, *p);
+	add_escaped(sb, clean.buf ? clean.buf : "");
+	strbuf_release(&clean);
+}
+
 static const char *default_title(const struct flame_svg_opts *o)
 {
 	if (o->diff)
@@ -254,7 +266,7 @@ int flame_svg_write(FILE *out, const char *out_name, const struct flame_tree *t,
 	strbuf_addf(sb, "<stop stop-color=\"%s\" offset=\"95%%\"/></linearGradient></defs>\n",
 		    o->diff ? "#e0e0ff" : "#eeeeb0");
 	strbuf_addstr(sb, "<style>\ntext { font-family: ");
-	add_escaped(sb, o->fonttype);
+	add_font_family(sb, o->fonttype);
 	strbuf_addf(sb, ", sans-serif; font-size: %gpx; fill: #000; }\n"
 		    "#title { text-anchor: middle; font-size: %gpx; }\n"
 		    "#subtitle { text-anchor: middle; fill: #555; }\n"

@@ -35,6 +35,11 @@ has "$d/o.svg" 'nametype: "Func:"'
 has "$d/o.svg" 'width="580.0" height="19.0"'  # 600 - 2*10 px plot, 20 - 1 px frames
 grep -q 'fill="#00' "$d/o.svg" || fail "mem palette: no green-blue frames"
 
+# A font name cannot break out of the CSS.
+"$TEPHRA" flamegraph --fonttype 'Evil}</style><x>' "$d/s.folded" > "$d/f.svg"
+wellformed "$d/f.svg"
+has "$d/f.svg" 'text { font-family: Evilstylex, sans-serif;'
+
 # Icicle: root at the top (y = 3*fontsize + 1 = 37).
 "$TEPHRA" flamegraph --inverted "$d/s.folded" -o "$d/i.svg"
 has "$d/i.svg" '<title>all (4 samples, 100%)</title><rect x="10.0" y="37.0"'
