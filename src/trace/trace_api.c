@@ -196,13 +196,15 @@ unsigned trace_step_pc(struct tephra_trace *t, uint64_t pc)
 	int avail = t->elf ? guest_elf_fetch(t->elf, pc, &bits) : 0;
 	if (avail >= 2 && (avail == 4 || rv_insn_len((uint16_t)bits) == 2))
 		return step_decoded(t, pc, bits);
-	/* Unknown code: counted, and it may go anywhere without touching the stack. */
+	/* Unknown code: counted; the stack changes only when execution comes back. */
 	struct trace_thread *th = &t->threads[t->cur];
-	if (rv_tracker_must_arrive(&th->trk, pc))
+	if (th->trk.flow != RV_FLOW_UNKNOWN && rv_tracker_must_arrive(&th->trk, pc))
 		rv_tracker_arrive(&th->trk, pc);
 	charge_one(t, th, pc);
-	struct rv_insn any = { 0, RV_FLOW_JUMP_IND, 0, 0, 0 };
-	rv_tracker_leave(&th->trk, pc, &any, RV_SAME_FUNC);
+	if (th->trk.flow != RV_FLOW_UNKNOWN) {
+		struct rv_insn any = { 0, RV_FLOW_UNKNOWN, 0, 0, 0 };
+		rv_tracker_leave(&th->trk, pc, &any, RV_SAME_FUNC);
+	}
 	return 0;
 }
 

@@ -50,3 +50,16 @@ run_both() {
 	qemu_pcs qemu-riscv64 "./$g" "$@" >"$g.pcs"
 	return $rc
 }
+
+# log_to_pcs LOG OUT: QEMU exec log to a binary pc dump (little-endian uint64 per line).
+log_to_pcs() {
+	python3 - "$1" "$2" <<'PY'
+import re, struct, sys
+pat = re.compile(r"Trace \d+: 0x[0-9a-f]+ \[[0-9a-f]+/([0-9a-f]+)/")
+with open(sys.argv[1]) as f, open(sys.argv[2], "wb") as out:
+    for line in f:
+        m = pat.match(line)
+        if m:
+            out.write(struct.pack("<Q", int(m.group(1), 16)))
+PY
+}
