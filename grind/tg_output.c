@@ -137,7 +137,7 @@ static int visit(void *arg, const struct cs_node *const *path, size_t n)
 			const struct tg_func *next = k < n && path[k]->kind == CS_NODE_FUNC ?
 				tg_func_by_id(path[k]->func) : NULL;
 			Bool entry_follows = (next && (next->flags & TG_FN_MAIN)) ||
-					     (k < n && (last_flags & TG_FN_THREAD_BASE)) ||
+					     (next && (last_flags & TG_FN_THREAD_BASE)) ||
 					     (next && (last_flags & TG_FN_LIBC_START) &&
 					      VG_(strcmp)(next->name, "exit") != 0);
 			first = k;

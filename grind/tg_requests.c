@@ -26,6 +26,7 @@ static void clear_all_stacks(void)
 		cs_unwind_to_sp(t->cs, ~0ULL);
 		t->nsig = 0;
 		t->signal_pending = False;
+		t->pending_how = 0;
 	}
 }
 

@@ -47,11 +47,16 @@ struct tg_options {
  * the retired list and keeps its counts until the output is written. */
 struct tg_thread {
 	struct callstack *cs;
+	/* TG_CUR_CALL / TG_CUR_RET announced by the thread's last block but not yet
+	 * consumed by its next block (the thread was switched out or interrupted by a
+	 * signal in between), else 0. */
+	ULong pending_how;
 	/* A signal is being delivered: the next block entered is its handler. */
 	Bool signal_pending;
 	Int signal_no;
 	ULong signal_sp;
 	Bool signal_alt;
+	ULong signal_saved_how;
 	/* Handlers in progress, innermost last: stack depth of the handler's frame and
 	 * its SP at entry, so its return to the signal trampoline is recognised (the
 	 * trampoline then runs as part of the handler until rt_sigreturn). */
@@ -60,6 +65,7 @@ struct tg_thread {
 	ULong sig_entry_sp[32];
 	Bool sig_returned[32];
 	Bool sig_alt[32];
+	ULong sig_saved_how[32]; /* pending_how of the interrupted code */
 };
 
 struct tg_retired {

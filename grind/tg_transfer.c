@@ -57,6 +57,20 @@ VG_REGPARM(1) void tg_set_leaf(UWord key)
 	tg.leaf = key;
 }
 
+static Bool is_transfer(ULong how)
+{
+	return how == TG_CUR_CALL || how == TG_CUR_RET;
+}
+
+/* tg.cur_fn is about to be overwritten (thread switch, signal): a call or return the
+ * running thread's last block announced moves into the thread's own state, so its
+ * next block still sees it. */
+static void absorb_pending(void)
+{
+	if (tg.running && is_transfer(tg.cur_fn))
+		tg.threads[tg.running].pending_how = tg.cur_fn;
+}
+
 void tg_refresh_cur_fn(void)
 {
 	tg.cur_fn = TG_CUR_RECHECK;
@@ -65,6 +79,10 @@ void tg_refresh_cur_fn(void)
 	struct tg_thread *t = &tg.threads[tg.running];
 	if (!t->cs || t->signal_pending || (t->nsig && t->sig_returned[t->nsig - 1]))
 		return;
+	if (t->pending_how) {
+		tg.cur_fn = t->pending_how;
+		return;
+	}
 	const struct cs_node *top = cs_current(t->cs);
 	if (top->kind == CS_NODE_FUNC)
 		tg.cur_fn = top->func;
@@ -198,15 +216,19 @@ VG_REGPARM(3) void tg_on_block_entry(ULong fid, Addr pc, Addr sp)
 	struct tg_thread *t = thread_of(tg.running);
 	if (!t->cs)
 		return;
+	if (!is_transfer(how))
+		how = t->pending_how;
+	t->pending_how = 0;
 	struct callstack *cs = t->cs;
 	if (t->signal_pending) {
 		t->signal_pending = False;
-		cs_signal(cs, t->signal_no, pc, t->signal_sp);
 		if (t->nsig < sizeof(t->sig_depth) / sizeof(t->sig_depth[0])) {
+			cs_signal(cs, t->signal_no, pc, t->signal_sp);
 			t->sig_depth[t->nsig] = cs_depth(cs);
 			t->sig_entry_sp[t->nsig] = sp;
 			t->sig_returned[t->nsig] = False;
 			t->sig_alt[t->nsig] = t->signal_alt;
+			t->sig_saved_how[t->nsig] = t->signal_saved_how;
 			t->nsig++;
 		}
 	} else if (t->nsig && t->sig_returned[t->nsig - 1]) {
@@ -228,6 +250,7 @@ VG_REGPARM(3) void tg_on_block_entry(ULong fid, Addr pc, Addr sp)
 void tg_thread_switch(ThreadId tid)
 {
 	tg_charge();
+	absorb_pending();
 	tg.running = tid;
 	tg_refresh_cur_fn();
 }
@@ -237,11 +260,22 @@ void tg_signal_deliver(ThreadId tid, Int sigNo, Bool alt_stack)
 	if (!tg.instrumenting)
 		return;
 	tg_charge();
+	absorb_pending();
 	struct tg_thread *t = thread_of(tid);
+	if (!t->cs)
+		return;
+	/* A signal before the thread's first instrumented block: give the interrupted
+	 * code its stack first (the guest state is still the interrupted one). */
+	if (cs_depth(t->cs) == 0 && !t->signal_pending)
+		tg_seed_from_unwind(tid);
 	t->signal_pending = True;
 	t->signal_no = sigNo;
 	t->signal_alt = alt_stack;
 	t->signal_sp = VG_(get_SP)(tid);
+	/* The call or return the interrupted code was in the middle of completes when
+	 * the handler has returned. */
+	t->signal_saved_how = t->pending_how;
+	t->pending_how = 0;
 	tg_refresh_cur_fn();
 }
 
@@ -253,9 +287,11 @@ void tg_signal_return(ThreadId tid, Int sigNo)
 	if (t->signal_pending) {
 		/* The handler never ran instrumented code. */
 		t->signal_pending = False;
+		t->pending_how = t->signal_saved_how;
 	} else if (t->nsig && t->cs) {
 		t->nsig--;
 		cs_sigreturn(t->cs);
+		t->pending_how = t->sig_saved_how[t->nsig];
 	}
 	tg_refresh_cur_fn();
 }
