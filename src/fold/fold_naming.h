@@ -24,8 +24,8 @@ enum fold_frame_flags {
 };
 
 /* Appends the folded name of one frame to OUT and returns 1, or appends nothing and
- * returns 0 when the script drops the frame (a name starting with '(', or one made only
- * of "->").  A name "a->b->c" (perf-map-agent's inlined chains) appends several frames
+ * returns 0 when the script drops the frame (a name starting with '(', an empty name,
+ * or one made only of "->").  A name "a->b->c" (perf-map-agent's inlined chains) appends several frames
  * "a;b_[i];c_[i]", outermost first.
  * SYM: the symbol as perf script prints it without "+0xoff" (NULL when unknown, the
  * same as "[unknown]"); DSO: the dso path as printed inside the parentheses (NULL or
