@@ -166,10 +166,9 @@ static inline void charge_one(struct tephra_trace *t, struct trace_thread *th, u
 		++*cs_counter(th->cs);
 }
 
-static unsigned step_decoded(struct tephra_trace *t, uint64_t pc, uint32_t bits)
+static inline unsigned step_with(struct tephra_trace *t, uint64_t pc, const struct decoded *d)
 {
 	struct trace_thread *th = &t->threads[t->cur];
-	const struct decoded *d = decode(t, pc, bits);
 	if (rv_tracker_must_arrive(&th->trk, pc))
 		rv_tracker_arrive(&th->trk, pc);
 	if (d->starts_func)
@@ -182,6 +181,11 @@ static unsigned step_decoded(struct tephra_trace *t, uint64_t pc, uint32_t bits)
 	return d->insn.len;
 }
 
+static unsigned step_decoded(struct tephra_trace *t, uint64_t pc, uint32_t bits)
+{
+	return step_with(t, pc, decode(t, pc, bits));
+}
+
 int tephra_trace_step(struct tephra_trace *t, uint64_t pc, uint32_t insn_bits, unsigned insn_len)
 {
 	if (insn_len == 2)
@@ -192,6 +196,10 @@ int tephra_trace_step(struct tephra_trace *t, uint64_t pc, uint32_t insn_bits, u
 
 unsigned trace_step_pc(struct tephra_trace *t, uint64_t pc)
 {
+	/* The ELF's bytes never change: a cached decode of this pc is still right. */
+	const struct decoded *hit = &t->cache[(pc >> 1) & (DECODE_SLOTS - 1)];
+	if (hit->valid && hit->pc == pc)
+		return step_with(t, pc, hit);
 	uint32_t bits = 0;
 	int avail = t->elf ? guest_elf_fetch(t->elf, pc, &bits) : 0;
 	if (avail >= 2 && (avail == 4 || rv_insn_len((uint16_t)bits) == 2))
