@@ -76,6 +76,9 @@ int cmd_stat(int argc, char **argv)
 		fprintf(stderr, "tephra stat: %s\n", err.msg);
 		return 1;
 	}
+	if (perf_reader_header(r)->unfinished)
+		fprintf(stderr, "tephra stat: warning: %s: data size is 0: was perf record "
+			"properly terminated?\n", o.path);
 	if (o.build_ids) {
 		perf_stat_print_build_ids(stdout, r);
 		perf_reader_close(r);

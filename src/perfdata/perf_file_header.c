@@ -378,6 +378,14 @@ int perf_header_read_file(struct perf_reader *r, struct tephra_error *err)
 	r->hdr.data_size = data_size;
 	r->hdr.feat_offset = feat_off;
 
+	if (data_size == 0) {
+		/* perf record writes the sizes and the feature sections when it finishes; a
+		 * file from a killed perf record has neither, and perf reads nothing from it. */
+		r->hdr.unfinished = 1;
+		memset(r->hdr.features, 0, sizeof(r->hdr.features));
+		perf_header_finish_names(r);
+		return 0;
+	}
 	for (int i = 0; i < 4; i++)
 		nr_feat += (uint64_t)__builtin_popcountll(r->hdr.features[i]);
 	if (nr_feat && (feat_off > fsize || nr_feat * 16 > fsize - feat_off)) {

@@ -17,7 +17,8 @@ void perf_stat_print_header(FILE *f, const struct perf_reader *r)
 	fprintf(f, "# mode : %s\n", h->pipe_mode ? "pipe" : "file");
 	if (!h->pipe_mode) {
 		fprintf(f, "# data offset : %" PRIu64 "\n", h->data_offset);
-		fprintf(f, "# data size : %" PRIu64 "\n", h->data_size);
+		fprintf(f, "# data size : %" PRIu64 "%s\n", h->data_size, h->unfinished ?
+			" (perf record did not finish: the file holds no usable data)" : "");
 		fprintf(f, "# feat offset : %" PRIu64 "\n", h->feat_offset);
 	}
 	print_str(f, "hostname", h->hostname);

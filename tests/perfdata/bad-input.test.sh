@@ -4,7 +4,8 @@
 #    header's data size made to match the cut, and as-is; pipe mode),
 #  - records whose size field lies (too small, past the end), a callchain count running
 #    past its record, a feature section pointing past the end, attr sizes that lie,
-#    corrupt zstd data, a byte-swapped (big-endian) header, garbage;
+#    corrupt zstd data, a byte-swapped (big-endian) header, garbage, a file from a
+#    killed perf record (data size 0: a warning and no records, as perf);
 # must exit 1 with exactly one error line "tephra stat: FILE: offset 0xOFF: what" (or, for
 # damage that still decodes, exit 0), with no sanitizer report and within the timeout.
 set -u
@@ -143,5 +144,21 @@ for i in 1 2 3 4 5 6 7 8; do
 		$(head -c 8 /dev/urandom | od -An -tx1)
 	run_bad rnd.data any
 done
+# a perf record killed before it finished: data size 0, no feature sections.  perf warns
+# and reads nothing; so must tephra (exit 0, a warning, no records).
+perf record -q -g -o killed.data -- sleep 1 >/dev/null 2>&1 &
+rec_pid=$!
+sleep 0.5
+kill -9 "$rec_pid" 2>/dev/null
+wait "$rec_pid" 2>/dev/null
+if [ "$(rd64 killed.data 48)" = 0 ]; then
+	run_bad killed.data ok
+	grep -q 'warning: .*data size is 0' err.txt || { echo "killed.data: no warning"; fail=1; }
+	n_perf=$(perf script -D -i killed.data 2>/dev/null | grep -c 'PERF_RECORD_')
+	n_tephra=$("$BIN" stat --records killed.data 2>/dev/null | wc -l)
+	[ "$n_perf" = "$n_tephra" ] || { echo "killed.data: perf shows $n_perf records, tephra $n_tephra"; fail=1; }
+else
+	echo "note: perf record finished before it could be killed"
+fi
 echo "$runs runs"
 exit $fail
