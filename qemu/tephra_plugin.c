@@ -14,7 +14,10 @@
  *   nest=on          tail calls nest under the tail-caller
  *   budget=N         stop the guest after exactly N instructions
  *   checkpoint=N     rewrite the output (atomically) every N instructions
+ *   pcs=PATH         also dump every executed pc (little-endian uint64), the input
+ *                    format of `tephra trace`
  * At exit it prints one line of self-check counters on stderr. */
+#include <endian.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <pthread.h>
@@ -53,6 +56,7 @@ struct tb_info {
 };
 
 struct vcpu_state {
+	struct vcpu_state *retired_next; /* list of stacks of finished threads */
 	struct callstack *cs;
 	struct rv_tracker trk;
 	const struct tb_info *prev;
@@ -77,10 +81,12 @@ static struct plugin_state {
 	int guest_base_known;
 	pthread_mutex_t lock;       /* vcpu table, TB cache, output */
 	struct vcpu_state *vcpus[MAX_VCPUS];
+	struct vcpu_state *retired; /* threads that ended (QEMU reuses their vcpu index) */
 	struct tb_info *tbs[TB_HASH];
 	uint64_t last_sent_signal;
 	int finished;
 	int installed;
+	FILE *pcs_out;              /* pcs=PATH dump, under lock */
 } st = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
 static struct vcpu_state *vcpu_get(unsigned idx)
@@ -106,9 +112,21 @@ static struct vcpu_state *vcpu_get(unsigned idx)
 	return v;
 }
 
+/* A new guest thread.  QEMU user mode hands it the index of a thread that ended, if
+ * any: keep that thread's stack for the output and start a fresh one. */
 static void vcpu_init(qemu_plugin_id_t id, unsigned int vcpu)
 {
 	(void)id;
+	if (vcpu >= MAX_VCPUS)
+		return;
+	pthread_mutex_lock(&st.lock);
+	struct vcpu_state *old = st.vcpus[vcpu];
+	if (old && old->trk.started) {
+		old->retired_next = st.retired;
+		st.retired = old;
+		__atomic_store_n(&st.vcpus[vcpu], NULL, __ATOMIC_RELEASE);
+	}
+	pthread_mutex_unlock(&st.lock);
 	vcpu_get(vcpu);
 }
 
@@ -116,13 +134,23 @@ static void vcpu_init(qemu_plugin_id_t id, unsigned int vcpu)
 static void write_profile(int final, const char *why)
 {
 	pthread_mutex_lock(&st.lock);
-	struct callstack *stacks[MAX_VCPUS];
-	size_t n = 0;
+	size_t n = 0, cap = MAX_VCPUS;
+	for (struct vcpu_state *r = st.retired; r; r = r->retired_next)
+		cap++;
+	struct callstack **stacks = malloc(cap * sizeof(*stacks));
+	if (!stacks) {
+		pthread_mutex_unlock(&st.lock);
+		fprintf(stderr, "tephra plugin: out of memory writing the profile\n");
+		return;
+	}
 	for (size_t i = 0; i < MAX_VCPUS; i++)
 		if (st.vcpus[i])
 			stacks[n++] = st.vcpus[i]->cs;
+	for (struct vcpu_state *r = st.retired; r; r = r->retired_next)
+		stacks[n++] = r->cs;
 	plugin_output_write(&st.out, stacks, n, st.have_elf ? &st.elf.syms : NULL, st.raw, final,
 			    why);
+	free(stacks);
 	pthread_mutex_unlock(&st.lock);
 }
 
@@ -131,6 +159,9 @@ static void finish(const char *why)
 	if (__atomic_exchange_n(&st.finished, 1, __ATOMIC_ACQ_REL))
 		return;
 	write_profile(1, why);
+	if (st.pcs_out && fclose(st.pcs_out) != 0)
+		fprintf(stderr, "tephra plugin: cannot write the pc dump: %m\n");
+	st.pcs_out = NULL;
 }
 
 /* Instructions of TB from pc AT to its end (AT inside TB). */
@@ -219,10 +250,27 @@ static void budget_reached(struct vcpu_state *v, const struct tb_info *tb, uint6
 	_exit(0);
 }
 
+static void dump_pcs(const struct tb_info *tb, uint32_t count)
+{
+	uint64_t le[512];
+	pthread_mutex_lock(&st.lock);
+	for (uint32_t i = 0; i < count;) {
+		uint32_t k = 0;
+		for (; k < 512 && i < count; k++, i++)
+			le[k] = htole64(tb->pcs[i]);
+		fwrite(le, sizeof(le[0]), k, st.pcs_out);
+	}
+	pthread_mutex_unlock(&st.lock);
+}
+
 static void tb_exec(unsigned int vcpu, void *udata)
 {
 	const struct tb_info *tb = udata;
 	struct vcpu_state *v = vcpu_get(vcpu);
+	if (st.pcs_out) {
+		uint64_t left = st.budget ? st.budget - __atomic_load_n(&st.total, __ATOMIC_RELAXED) : tb->n;
+		dump_pcs(tb, tb->n < left ? tb->n : (uint32_t)left);
+	}
 	if (rv_tracker_must_arrive(&v->trk, tb->pc))
 		arrive(v, tb);
 	if (tb->starts_func)
@@ -318,7 +366,7 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		return;
 	info->pc = qemu_plugin_tb_vaddr(tb);
 	info->n = (uint32_t)n;
-	if (st.raw)
+	if (st.raw || st.pcs_out)
 		info->pcs = calloc(n, sizeof(*info->pcs));
 	for (size_t i = 0; i < n; i++) {
 		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
@@ -466,7 +514,13 @@ TEPHRA_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_inf
 			st.raw = bool_arg(val);
 		else if (klen == 4 && !strncmp(a, "nest", 4))
 			st.csopts.flags |= bool_arg(val) ? CS_OPT_NEST_TAIL : 0;
-		else if (klen == 6 && !strncmp(a, "budget", 6))
+		else if (klen == 3 && !strncmp(a, "pcs", 3)) {
+			st.pcs_out = fopen(val, "wb");
+			if (!st.pcs_out) {
+				fprintf(stderr, "tephra plugin: %s: %m\n", val);
+				return -1;
+			}
+		} else if (klen == 6 && !strncmp(a, "budget", 6))
 			bad = parse_u64(val, &st.budget);
 		else if (klen == 10 && !strncmp(a, "checkpoint", 10))
 			bad = parse_u64(val, &st.checkpoint);
