@@ -33,6 +33,16 @@ struct callstack *tg_new_callstack(void)
 	return cs_new(&tg.host, &tg.cs_opts);
 }
 
+struct tg_thread *tg_thread_get(ThreadId tid)
+{
+	struct tg_thread *t = tg.threads[tid];
+	if (!t)
+		t = tg.threads[tid] = VG_(calloc)("tg.thread", 1, sizeof(*t));
+	if (!t->cs)
+		t->cs = tg_new_callstack();
+	return t;
+}
+
 static void add_skip_obj(const HChar *pattern)
 {
 	tg.opt.skip_objs = VG_(realloc)("tg.opt.skip", tg.opt.skip_objs,
@@ -124,7 +134,9 @@ static void on_start_client_code(ThreadId tid, ULong blocks)
 static void on_thread_create(ThreadId parent, ThreadId child)
 {
 	(void)parent;
-	struct tg_thread *t = &tg.threads[child];
+	struct tg_thread *t = tg.threads[child];
+	if (!t)
+		t = tg.threads[child] = VG_(calloc)("tg.thread", 1, sizeof(*t));
 	if (t->cs) {
 		struct tg_retired *r = VG_(malloc)("tg.retired", sizeof(*r));
 		r->cs = t->cs;

@@ -250,8 +250,8 @@ void tg_write_output(const HChar *path)
 {
 	struct tg_lines ls = { 0 };
 	for (UInt i = 0; i < VG_N_THREADS; i++)
-		if (tg.threads[i].cs)
-			collect(&ls, tg.threads[i].cs);
+		if (tg.threads[i] && tg.threads[i]->cs)
+			collect(&ls, tg.threads[i]->cs);
 	for (struct tg_retired *r = tg.retired; r; r = r->next)
 		collect(&ls, r->cs);
 	if (ls.n)

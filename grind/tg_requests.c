@@ -20,8 +20,8 @@ static void discard_all_translations(void)
 static void clear_all_stacks(void)
 {
 	for (UInt i = 0; i < VG_N_THREADS; i++) {
-		struct tg_thread *t = &tg.threads[i];
-		if (!t->cs)
+		struct tg_thread *t = tg.threads[i];
+		if (!t || !t->cs)
 			continue;
 		cs_unwind_to_sp(t->cs, ~0ULL);
 		t->nsig = 0;
@@ -72,8 +72,8 @@ static void zero_callstack(struct callstack *cs)
 void tg_zero_counts(void)
 {
 	for (UInt i = 0; i < VG_N_THREADS; i++)
-		if (tg.threads[i].cs)
-			zero_callstack(tg.threads[i].cs);
+		if (tg.threads[i] && tg.threads[i]->cs)
+			zero_callstack(tg.threads[i]->cs);
 	for (struct tg_retired *r = tg.retired; r; r = r->next)
 		zero_callstack(r->cs);
 }

@@ -92,7 +92,7 @@ struct tg_state {
 	Bool collecting;    /* counts are charged (TOGGLE_COLLECT) */
 	ThreadId running;   /* thread whose stack counts are charged to (0 = none) */
 	struct tg_options opt;
-	struct tg_thread *threads; /* VG_N_THREADS entries, indexed by ThreadId */
+	struct tg_thread **threads; /* VG_N_THREADS slots by ThreadId, filled on first use */
 	struct tg_retired *retired;
 	struct cs_host host;
 	struct cs_options cs_opts;
@@ -106,6 +106,8 @@ extern struct tg_state tg;
 /* tg_main.c */
 void tg_add_skip_obj(const HChar *pattern);
 struct callstack *tg_new_callstack(void);
+/* The state of thread TID, created (with an empty stack) on first use. */
+struct tg_thread *tg_thread_get(ThreadId tid);
 
 /* tg_transfer.c: the helper called by instrumented code on a function change. */
 void tg_charge(void);

@@ -26,10 +26,7 @@
 
 static struct tg_thread *thread_of(ThreadId tid)
 {
-	struct tg_thread *t = &tg.threads[tid];
-	if (!t->cs)
-		t->cs = tg_new_callstack();
-	return t;
+	return tg_thread_get(tid);
 }
 
 /* Adds the instructions counted since the last charge to the running thread's
@@ -68,7 +65,7 @@ static Bool is_transfer(ULong how)
 static void absorb_pending(void)
 {
 	if (tg.running && is_transfer(tg.cur_fn))
-		tg.threads[tg.running].pending_how = tg.cur_fn;
+		thread_of(tg.running)->pending_how = tg.cur_fn;
 }
 
 void tg_refresh_cur_fn(void)
@@ -76,8 +73,8 @@ void tg_refresh_cur_fn(void)
 	tg.cur_fn = TG_CUR_RECHECK;
 	if (tg.running == 0)
 		return;
-	struct tg_thread *t = &tg.threads[tg.running];
-	if (!t->cs || t->signal_pending || (t->nsig && t->sig_returned[t->nsig - 1]))
+	struct tg_thread *t = tg.threads[tg.running];
+	if (!t || !t->cs || t->signal_pending || (t->nsig && t->sig_returned[t->nsig - 1]))
 		return;
 	if (t->pending_how) {
 		tg.cur_fn = t->pending_how;
