@@ -86,7 +86,11 @@ struct symbol_store *symbol_store_new(const struct symbol_options *opts)
 		st->opts.debug_dir = xstrdup(opts->debug_dir);
 	else
 		st->opts.debug_dir = fmt("%s/usr/lib/debug", opts->root_dir ? opts->root_dir : "");
-	if (opts->buildid_dir) {
+	if (opts->root_dir) {
+		/* perf --symfs: the build-id cache is the one under the root, whatever
+		 * --buildid-dir said */
+		st->opts.buildid_dir = fmt("%s/.debug", opts->root_dir);
+	} else if (opts->buildid_dir) {
 		st->opts.buildid_dir = xstrdup(opts->buildid_dir);
 	} else {
 		const char *home = getenv("HOME");
@@ -297,20 +301,26 @@ static size_t running_kernel_build_id(uint8_t *out)
 	return got;
 }
 
-/* Which kallsyms file describes the recorded kernel: the running one's when the
- * build-ids agree (or none was recorded), else the copy in the build-id cache. */
+/* Which kallsyms file describes the recorded kernel, in perf 6.1's order: the running
+ * kernel's when the build-ids agree or none was recorded, then the copy in the
+ * build-id cache.  With a --symfs root perf reads no local kernel files at all.
+ * NULL: nothing names this kernel. */
 static const char *pick_kallsyms(struct symbol_store *st, const struct dso *d, struct strbuf *sb)
 {
-	const char *live = st->opts.kallsyms ? st->opts.kallsyms : "/proc/kallsyms";
-
+	if (st->opts.kallsyms)
+		return st->opts.kallsyms;   /* an explicit file stands for the recorded kernel */
+	if (st->opts.root_dir)
+		return NULL;
+	int host = !d->build_id_size;
+	if (!host) {
+		uint8_t run[MAX_BUILD_ID];
+		size_t n = running_kernel_build_id(run);
+		host = n == d->build_id_size && memcmp(run, d->build_id, n) == 0;
+	}
+	if (host && access("/proc/kallsyms", R_OK) == 0)
+		return "/proc/kallsyms";
 	if (!d->build_id_size)
-		return live;
-	uint8_t run[MAX_BUILD_ID];
-	size_t n = running_kernel_build_id(run);
-	/* An explicit kallsyms file stands for the recorded kernel. */
-	if (st->opts.kallsyms ||
-	    (n == d->build_id_size && memcmp(run, d->build_id, n) == 0))
-		return live;
+		return NULL;
 	char hex[2 * MAX_BUILD_ID + 1];
 	hex_of(d->build_id, d->build_id_size, hex);
 	strbuf_addf(sb, "%s/[kernel.kallsyms]/%s/kallsyms", st->opts.buildid_dir, hex);

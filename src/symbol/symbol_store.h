@@ -28,7 +28,10 @@ struct symbol_options {
 	const char *buildid_dir; /* perf's build-id cache; NULL = $HOME/.debug */
 	const char *debug_dir;   /* NULL = /usr/lib/debug */
 	const char *kallsyms;    /* NULL = /proc/kallsyms */
-	const char *root_dir;    /* prefix for object paths (perf --symfs); NULL = none */
+	const char *root_dir;    /* prefix for object paths (perf --symfs); NULL = none.
+				  * As with perf, it also moves /usr/lib/debug and the build-id
+				  * cache (ROOT/.debug, overriding buildid_dir) under it, and
+				  * the kernel gets no symbols (unless kallsyms is given). */
 	int no_demangle;
 };
 

@@ -40,3 +40,28 @@ perf --buildid-dir "$BID" record --no-buildid-cache -q -e cpu-clock -F 4000 -g \
 	-o bid.data -- ./bid_only 20000000 >/dev/null 2>&1 || fail "record bid_only"
 compare bid.data
 expect_line bid.data "(weak_work|local_work|main)\+0x[0-9a-f]+ \($TEST_TMP/bid_only\)"
+
+# /usr/lib/debug/PATH.debug (Fedora layout) and /usr/lib/debug/PATH (Ubuntu layout),
+# inside a --symfs root so the system directories stay untouched.
+SYMFS=$TEST_TMP/symfs
+for layout in fedora ubuntu; do
+	exe=$layout
+	gcc -O1 -g -fno-omit-frame-pointer -Wl,--build-id -o $exe "$PROGS/plt_main.c" \
+		-L. -ltiny -Wl,-rpath,"$TEST_TMP" || fail "build $exe"
+	objcopy --only-keep-debug $exe $exe.debug && objcopy --strip-all $exe || fail strip
+	mkdir -p "$SYMFS$TEST_TMP" "$SYMFS/usr/lib/debug$TEST_TMP"
+	cp $exe "$SYMFS$TEST_TMP/$exe"
+	cp libtiny.so "$SYMFS$TEST_TMP/"
+	if [ $layout = fedora ]; then
+		mv $exe.debug "$SYMFS/usr/lib/debug$TEST_TMP/$exe.debug"
+	else
+		# Ubuntu's layout uses the binary's own path under /usr/lib/debug
+		mv $exe.debug "$SYMFS/usr/lib/debug$TEST_TMP/$exe"
+	fi
+	perf --buildid-dir "$BID" record --no-buildid-cache -q -e cpu-clock -F 4000 -g \
+		-o $exe.data -- ./$exe 20000000 >/dev/null 2>&1 || fail "record $exe"
+	PERF_SCRIPT_OPTS=(--symfs "$SYMFS")
+	compare $exe.data --symfs "$SYMFS"
+	unset PERF_SCRIPT_OPTS
+	expect_line $exe.data "(weak_work|local_work|main)\+0x[0-9a-f]+ \($TEST_TMP/$exe\)"
+done

@@ -10,6 +10,18 @@ gcc -O1 -g -fno-omit-frame-pointer -o sys "$PROGS/syscalls.c" || fail build
 record sys.data ./sys 60000
 compare sys.data
 expect_line sys.data "\(\[kernel\.kallsyms\]\)$"
+
+# Under --symfs perf reads no local kernel file (kernel frames [unknown]) and takes
+# the build-id cache from ROOT/.debug (user frames named from that copy).
+mkdir -p symfs_root
+cp -r "$BID" symfs_root/.debug
+PERF_SCRIPT_OPTS=(--symfs "$TEST_TMP/symfs_root")
+compare sys.data --symfs "$TEST_TMP/symfs_root"
+unset PERF_SCRIPT_OPTS
+expect_line sys.data "\[unknown\] \(\[kernel\.kallsyms\]\)$"
+expect_line sys.data "main\+0x[0-9a-f]+ \($TEST_TMP/sys\)$"
+compare sys.data
+
 if grep -Eq "[^ ]+\+0x[0-9a-f]+ \(\[vdso\]\)$" sys.data.script; then
 	rm -rf "$BID/[vdso]"
 	find "$BID/.build-id" -lname '*vdso*' -delete 2>/dev/null

@@ -27,10 +27,13 @@ record() {
 }
 
 # compare DATA [lookup options...] : perf script vs our lookup (plain and ASan builds).
-# Leaves perf's text in DATA.script for extra checks.
+# Leaves perf's text in DATA.script for extra checks.  $PERF_SCRIPT_OPTS (an array, if
+# set) goes to perf script.
 compare() {
 	local data=$1; shift
-	perf --buildid-dir "$BID" script -i "$data" >"$data.script" 2>/dev/null ||
+	local extra=()
+	[ -n "${PERF_SCRIPT_OPTS+x}" ] && extra=("${PERF_SCRIPT_OPTS[@]}")
+	perf --buildid-dir "$BID" script "${extra[@]}" -i "$data" >"$data.script" 2>/dev/null ||
 		fail "perf script -i $data"
 	perf --buildid-dir "$BID" buildid-list -i "$data" >"$data.bids" 2>/dev/null ||
 		fail "perf buildid-list -i $data"

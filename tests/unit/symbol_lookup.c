@@ -11,7 +11,8 @@
  * just the plain "NAME+0xOFF" when no DWARF covers it.
  * With --srcline: prints "FILE:LINE" (FILE's last component, as perf prints it) or
  * "??:0" when DWARF does not say.
- *   options: --buildid-dir DIR  --kallsyms FILE  --debug-dir DIR  --no-demangle */
+ *   options: --buildid-dir DIR  --kallsyms FILE  --debug-dir DIR  --symfs DIR
+ *            --no-demangle */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,6 +74,8 @@ static int run_lookup(int argc, char **argv)
 			o.kallsyms = argv[++i];
 		else if (!strcmp(argv[i], "--debug-dir") && i + 1 < argc)
 			o.debug_dir = argv[++i];
+		else if (!strcmp(argv[i], "--symfs") && i + 1 < argc)
+			o.root_dir = argv[++i];
 		else if (!strcmp(argv[i], "--no-demangle"))
 			o.no_demangle = 1;
 		else {
