@@ -80,50 +80,51 @@ static void name_piece(struct strbuf *out, const char *func, size_t func_len,
 		       const char *dso, size_t dso_len, const char *pc, size_t pc_len,
 		       unsigned flags, int inlined)
 {
-	struct strbuf name = STRBUF_INIT;
+	size_t from = out->len; /* the piece is built and tidied in place from here */
 
 	if (bytes_eq(func, func_len, "[unknown]")) {
 		/* An unknown symbol is named after its dso's basename when the dso is known. */
-		strbuf_addch(&name, '[');
+		strbuf_addch(out, '[');
 		if (!bytes_eq(dso, dso_len, "[unknown]")) {
 			const char *slash = memrchr(dso, '/', dso_len);
 			size_t off = slash ? (size_t)(slash - dso) + 1 : 0;
-			strbuf_add(&name, dso + off, dso_len - off);
+			strbuf_add(out, dso + off, dso_len - off);
 		} else {
-			strbuf_addstr(&name, "unknown");
+			strbuf_addstr(out, "unknown");
 		}
 		if (flags & FOLD_ADDRS) {
-			strbuf_addstr(&name, " <");
-			strbuf_add(&name, pc, pc_len);
-			strbuf_addch(&name, '>');
+			strbuf_addstr(out, " <");
+			strbuf_add(out, pc, pc_len);
+			strbuf_addch(out, '>');
 		}
-		strbuf_addch(&name, ']');
+		strbuf_addch(out, ']');
 	} else {
-		strbuf_add(&name, func, func_len);
+		strbuf_add(out, func, func_len);
 	}
 
 	/* The script's generic tidy: ';' would split the frame, arguments are noise,
 	 * quotes come from JIT maps (e.g. "RegExp:[&<>\"']"). */
-	for (size_t i = 0; i < name.len; i++)
-		if (name.buf[i] == ';')
-			name.buf[i] = ':';
-	if (!looks_like_go_method(name.buf, name.len))
-		name.len = cut_at_paren(name.buf, name.len);
+	char *name = out->buf + from;
+	size_t len = out->len - from;
+	for (size_t i = 0; i < len; i++)
+		if (name[i] == ';')
+			name[i] = ':';
+	if (!looks_like_go_method(name, len))
+		len = cut_at_paren(name, len);
 	size_t w = 0;
-	for (size_t i = 0; i < name.len; i++)
-		if (name.buf[i] != '"' && name.buf[i] != '\'')
-			name.buf[w++] = name.buf[i];
-	name.len = w;
-	name.buf[w] = '\0';
-
-	size_t start = 0;
-	if ((flags & FOLD_JAVA) && name.len > 0 && name.buf[0] == 'L' &&
-	    memchr(name.buf, '/', name.len))
-		start = 1; /* "Lorg/foo/Bar;.m" -> "org/foo/Bar:.m" */
-	strbuf_add(out, name.buf + start, name.len - start);
+	for (size_t i = 0; i < len; i++)
+		if (name[i] != '"' && name[i] != '\'')
+			name[w++] = name[i];
+	len = w;
+	if ((flags & FOLD_JAVA) && len > 0 && name[0] == 'L' && memchr(name, '/', len)) {
+		memmove(name, name + 1, len - 1); /* "Lorg/foo/Bar;.m" -> "org/foo/Bar:.m" */
+		len--;
+	}
+	out->len = from + len;
+	out->buf[out->len] = '\0';
 
 	if (inlined) {
-		if (!bytes_contain(name.buf + start, name.len - start, "_[i]"))
+		if (!bytes_contain(name, len, "_[i]"))
 			strbuf_addstr(out, "_[i]");
 	} else if ((flags & FOLD_KERNEL) && dso_len > 0 &&
 		   (dso[0] == '[' ||
@@ -131,10 +132,9 @@ static void name_piece(struct strbuf *out, const char *func, size_t func_len,
 		   !bytes_contain(dso, dso_len, "unknown")) {
 		strbuf_addstr(out, "_[k]");
 	} else if ((flags & FOLD_JIT) && dso_is_jit_map(dso, dso_len)) {
-		if (!bytes_contain(name.buf + start, name.len - start, "_[j]"))
+		if (!bytes_contain(name, len, "_[j]"))
 			strbuf_addstr(out, "_[j]");
 	}
-	strbuf_release(&name);
 }
 
 int fold_name_frame_text(struct strbuf *out, const char *sym, size_t sym_len,
