@@ -63,18 +63,17 @@ int tephra_trace_step(struct tephra_trace *t, uint64_t pc, uint32_t insn_bits, u
 void tephra_trace_charge(struct tephra_trace *t, uint64_t pc, uint64_t count);
 
 enum tephra_transfer_kind {
-	TEPHRA_CALL = 0,      /* FROM: the call instruction; returns to FROM + RETLEN */
-	TEPHRA_RETURN = 1,    /* to TO */
-	TEPHRA_JUMP = 2,      /* non-linking: a tail call only between different functions */
-	TEPHRA_TAIL_CALL = 3, /* forced tail call */
-	TEPHRA_SIGNAL = 4,    /* asynchronous entry into the handler TO */
-	TEPHRA_SIGRETURN = 5, /* back from the innermost signal handler */
+	TEPHRA_CALL = 0,       /* FROM: a 4-byte call instruction; returns to FROM + 4 */
+	TEPHRA_CALL_RVC = 1,   /* FROM: a 2-byte (compressed) call; returns to FROM + 2 */
+	TEPHRA_RETURN = 2,     /* to TO */
+	TEPHRA_JUMP = 3,       /* non-linking: a tail call only between different functions */
+	TEPHRA_TAIL_CALL = 4,  /* forced tail call */
+	TEPHRA_SIGRETURN = 5,  /* back from the innermost signal handler */
+	TEPHRA_SIGNAL = 64,    /* asynchronous entry into the handler TO; TEPHRA_SIGNAL + N
+				* names the signal N (1..64), TEPHRA_SIGNAL alone = unknown */
 };
-/* ...and report each transfer FROM -> TO.  For TEPHRA_CALL, RETLEN is the length of the
- * call instruction (the return address is FROM + RETLEN); for TEPHRA_SIGNAL it is the
- * signal number (0 if unknown); ignored otherwise.  Returns 0, -1 for an unknown kind. */
-int tephra_trace_transfer(struct tephra_trace *t, uint64_t from, uint64_t to, int kind,
-			  unsigned retlen);
+/* ...and report each transfer FROM -> TO.  Returns 0, or -1 for an unknown kind. */
+int tephra_trace_transfer(struct tephra_trace *t, uint64_t from, uint64_t to, int kind);
 
 /* Switch to the guest thread TID (its own stack; created on first use). */
 void tephra_trace_thread(struct tephra_trace *t, uint64_t tid);

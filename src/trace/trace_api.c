@@ -225,13 +225,17 @@ void tephra_trace_charge(struct tephra_trace *t, uint64_t pc, uint64_t count)
 		*cs_counter(th->cs) += count;
 }
 
-int tephra_trace_transfer(struct tephra_trace *t, uint64_t from, uint64_t to, int kind,
-			  unsigned retlen)
+int tephra_trace_transfer(struct tephra_trace *t, uint64_t from, uint64_t to, int kind)
 {
 	struct callstack *cs = t->threads[t->cur].cs;
+	if (kind >= TEPHRA_SIGNAL && kind <= TEPHRA_SIGNAL + 64) {
+		cs_signal(cs, kind - TEPHRA_SIGNAL, to, 0);
+		return 0;
+	}
 	switch (kind) {
 	case TEPHRA_CALL:
-		cs_call(cs, from, to, from + retlen, 0);
+	case TEPHRA_CALL_RVC:
+		cs_call(cs, from, to, from + (kind == TEPHRA_CALL ? 4 : 2), 0);
 		return 0;
 	case TEPHRA_RETURN:
 		cs_return(cs, to, 0);
@@ -241,9 +245,6 @@ int tephra_trace_transfer(struct tephra_trace *t, uint64_t from, uint64_t to, in
 		return 0;
 	case TEPHRA_TAIL_CALL:
 		cs_tail_call(cs, from, to);
-		return 0;
-	case TEPHRA_SIGNAL:
-		cs_signal(cs, (int)retlen, to, 0);
 		return 0;
 	case TEPHRA_SIGRETURN:
 		cs_sigreturn(cs);

@@ -417,18 +417,24 @@ static void test_raw(void)
 static void test_transfer_api(void)
 {
 	struct tephra_trace *t = tephra_trace_new(base_syms, N(base_syms), NULL);
-	tephra_trace_transfer(t, 0, 0x1000, TEPHRA_TAIL_CALL, 0); /* enter main */
+	tephra_trace_transfer(t, 0, 0x1000, TEPHRA_TAIL_CALL); /* enter main */
 	tephra_trace_charge(t, 0x1000, 10);
-	tephra_trace_transfer(t, 0x1010, 0x2000, TEPHRA_CALL, 4);
+	tephra_trace_transfer(t, 0x1010, 0x2000, TEPHRA_CALL);
 	tephra_trace_charge(t, 0x2000, 5);
+	tephra_trace_transfer(t, 0x2004, 0x3000, TEPHRA_SIGNAL + 10);
+	tephra_trace_charge(t, 0x3000, 2);
+	tephra_trace_transfer(t, 0x3004, 0x7000, TEPHRA_SIGRETURN);
 	tephra_trace_thread(t, 2);
-	tephra_trace_transfer(t, 0, 0x3000, TEPHRA_TAIL_CALL, 0);
+	tephra_trace_transfer(t, 0, 0x3000, TEPHRA_TAIL_CALL);
 	tephra_trace_charge(t, 0x3000, 7);
 	tephra_trace_thread(t, 0);
-	tephra_trace_transfer(t, 0x2008, 0x1014, TEPHRA_RETURN, 0);
+	tephra_trace_transfer(t, 0x2008, 0x1014, TEPHRA_RETURN);
 	tephra_trace_charge(t, 0x1014, 1);
-	expect("transfer api", t, "g 7\nmain 11\nmain;f 5\n");
-	if (tephra_trace_transfer(t, 0, 0, 99, 0) != -1) {
+	expect("transfer api", t, "g 7\nmain 11\nmain;f 5\nmain;f;[signal 10];g 2\n");
+	struct tephra_trace_counts c;
+	tephra_trace_counts(t, &c);
+	expect_count("transfer api", "returns", c.returns, 1);
+	if (tephra_trace_transfer(t, 0, 0, 99) != -1) {
 		fprintf(stderr, "FAIL transfer api: unknown kind accepted\n");
 		failures++;
 	}
