@@ -15,6 +15,10 @@ long perf_map_load(struct symbol_table *t, const char *path)
 	ssize_t len;
 	long n = 0;
 
+	/* perf inserts map lines into its rbtree as they come and never removes or
+	 * extends any: overlapping or repeated entries are answered by its tree shape */
+	t->perf_tree = 1;
+
 	while ((len = getline(&line, &cap, f)) > 0) {
 		if (line[len - 1] == '\n')
 			line[--len] = '\0';

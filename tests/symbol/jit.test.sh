@@ -6,7 +6,8 @@ need_perf
 cd "$TEST_TMP"
 gcc -O1 -g -fno-omit-frame-pointer -o jit "$PROGS/jit.c" || fail build
 record jit.data ./jit 3000
+pid=$(perf --buildid-dir "$BID" script -i jit.data -F pid 2>/dev/null | head -1 | tr -d ' ')
+trap 'rm -f "/tmp/perf-$pid.map"' EXIT
 compare jit.data
-rm -f /tmp/perf-$(perf --buildid-dir "$BID" script -i jit.data -F pid 2>/dev/null | head -1 | tr -d ' ').map
-expect_line jit.data "jit_loop_one\+0x[0-9a-f]+ \(/tmp/perf-[0-9]+\.map\)"
-expect_line jit.data "LazyCompile:~two script\.js:12\+0x[0-9a-f]+ \(/tmp/perf-[0-9]+\.map\)"
+expect_line jit.data "(jit_loop_one|jit_loop_stale|jit_region)\+0x[0-9a-f]+ \(/tmp/perf-[0-9]+\.map\)"
+expect_line jit.data "(LazyCompile:~two script\.js:12|jit_region)\+0x[0-9a-f]+ \(/tmp/perf-[0-9]+\.map\)"

@@ -25,6 +25,10 @@ int main(int argc, char **argv)
 	FILE *f = fopen(path, "w");
 	if (!f)
 		return 1;
+	/* an enclosing region and a stale entry at the same start, as JITs that reuse
+	 * code memory leave behind: perf's answer then depends on its rbtree */
+	fprintf(f, "%lx 1000 jit_region\n", (unsigned long)mem);
+	fprintf(f, "%lx %x jit_loop_stale\n", (unsigned long)(mem + 0x100), (unsigned)sizeof(loop));
 	fprintf(f, "%lx %x jit_loop_one\n", (unsigned long)(mem + 0x100), (unsigned)sizeof(loop));
 	fprintf(f, "%lx %x LazyCompile:~two script.js:12\n", (unsigned long)(mem + 0x200),
 		(unsigned)sizeof(loop));
