@@ -275,11 +275,20 @@ void machine_exit(struct machine *m, int32_t pid, int32_t tid)
 
 static const uint8_t *recorded_build_id(const struct machine *m, const char *path, size_t *size)
 {
-	for (size_t i = 0; i < m->nr_build_ids; i++)
-		if (m->build_ids[i].path && !strcmp(m->build_ids[i].path, path)) {
-			*size = m->build_ids[i].size;
-			return m->build_ids[i].build_id;
-		}
+	for (size_t i = 0; i < m->nr_build_ids; i++) {
+		const struct perf_build_id_entry *b = &m->build_ids[i];
+		if (!b->path || strcmp(b->path, path))
+			continue;
+		/* an all-zero build-id is "not recorded" (perf's build_id__is_defined) */
+		size_t n = b->size <= sizeof(b->build_id) ? b->size : sizeof(b->build_id);
+		int defined = 0;
+		for (size_t j = 0; j < n; j++)
+			defined |= b->build_id[j] != 0;
+		if (!defined)
+			continue;
+		*size = n;
+		return b->build_id;
+	}
 	*size = 0;
 	return NULL;
 }

@@ -10,9 +10,12 @@ TEPHRA_BIN=$TEPHRA_ASAN
 record "$TEST_TMP/t.data" -g -- "$WL/templates" 150
 check_script asan-templates "$TEST_TMP/t.data"
 check_fold asan-templates "$TEST_TMP/t.data" "" ""
-record "$TEST_TMP/z.data" -g -z -a -- "$WL/threads" 100
-check_script asan-zstd-all "$TEST_TMP/z.data"
-check_fold asan-zstd-all "$TEST_TMP/z.data" "" ""
+record "$TEST_TMP/z.data" -g -z -- "$WL/threads" 100
+check_script asan-zstd "$TEST_TMP/z.data"
+check_fold asan-zstd "$TEST_TMP/z.data" "" ""
+record "$TEST_TMP/a.data" -g -a -- "$WL/threads" 100
+check_script asan-all-lines "$TEST_TMP/a.data" -F comm,tid,cpu,time,period,event
+check_script asan-all "$TEST_TMP/a.data" --comms "swapper,threads,worker-a,worker 2"
 perf record -q -N -g -o - -- "$WL/recurse" 100 2>/dev/null >"$TEST_TMP/pipe.data"
 perf script -i "$TEST_TMP/pipe.data" >"$TEST_TMP/pipe.perf" 2>/dev/null
 "$TEPHRA_ASAN" script - <"$TEST_TMP/pipe.data" >"$TEST_TMP/pipe.tephra" 2>"$TEST_TMP/pipe.err" || fail "asan pipe: $(head -3 "$TEST_TMP/pipe.err")"

@@ -42,7 +42,8 @@ int main(int argc, char **argv)
 	void (*fn)(void) = (void (*)(void))(mem + 0x40);
 	double end = now_ms() + ms;
 	while (now_ms() < end)
-		fn();
+		for (int i = 0; i < 64; i++)
+			fn();
 	return 0;
 #else
 	(void)ms;
