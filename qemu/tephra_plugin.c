@@ -86,6 +86,7 @@ static struct plugin_state {
 	uint64_t last_sent_signal;
 	int finished;
 	int installed;
+	pid_t pid;                  /* the QEMU process the plugin was installed in */
 	FILE *pcs_out;              /* pcs=PATH dump, under lock */
 } st = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
@@ -156,6 +157,9 @@ static void write_profile(int final, const char *why)
 
 static void finish(const char *why)
 {
+	/* A guest fork() forks QEMU and us: only the original process writes the file. */
+	if (getpid() != st.pid)
+		return;
 	if (__atomic_exchange_n(&st.finished, 1, __ATOMIC_ACQ_REL))
 		return;
 	write_profile(1, why);
@@ -545,6 +549,7 @@ TEPHRA_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_inf
 	qemu_plugin_register_vcpu_tb_trans_cb(id, tb_trans);
 	qemu_plugin_register_vcpu_syscall_cb(id, vcpu_syscall);
 	qemu_plugin_register_atexit_cb(id, at_exit, NULL);
+	st.pid = getpid();
 	st.installed = 1;
 	return 0;
 }
