@@ -45,8 +45,8 @@ int main(int argc, char **argv)
 	if (!nr_files)
 		files[nr_files++] = "-";
 
-	/* Like the script's <>, all files are one stream: the state (event filter, an
-	 * unfinished sample) carries over from one file to the next. */
+	/* Each file is its own stream folded into the one table (unlike the script's <>,
+	 * the event filter and an unfinished sample do not carry over). */
 	for (int i = 0; i < nr_files && !ret; i++) {
 		FILE *in = strcmp(files[i], "-") ? fopen(files[i], "r") : stdin;
 		if (!in) {
