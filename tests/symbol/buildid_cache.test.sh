@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# A binary rebuilt differently after recording: perf names its frames from the copy
-# perf record left in the build-id cache; so must we.  Then with the cache emptied
+# A binary rebuilt differently (then deleted) after recording: perf names its frames
+# from the copy perf record left in the build-id cache; so must we.  Then with the cache emptied
 # perf can name nothing in it (build-id mismatch): neither may we.
 . "$TOP/tests/symbol/lib.sh"
 need_perf
@@ -11,6 +11,10 @@ record prog.data ./prog 20000000
 # rebuild: other code, other layout, other build-id
 gcc -O0 -g -DREBUILT -o prog "$PROGS/cxx_templates.cpp" -x none -lstdc++ 2>/dev/null ||
 	gcc -O0 -o prog "$PROGS/syscalls.c" || fail rebuild
+compare prog.data
+expect_line prog.data "(weak_work|local_work|main)\+0x[0-9a-f]+ \($TEST_TMP/prog\)"
+# deleted after recording: still named from the cache
+rm -f prog
 compare prog.data
 expect_line prog.data "(weak_work|local_work|main)\+0x[0-9a-f]+ \($TEST_TMP/prog\)"
 # without the cached copy
