@@ -33,6 +33,8 @@ int perf_session_open(struct perf_session *s, const char *path, const struct sym
 	/* perf names the idle task before any record does */
 	machine_comm(s->machine, 0, 0, "swapper", 0);
 	frame_resolver_init(&s->resolver, s->machine);
+	struct tephra_error unsupported; /* such samples keep their recorded chain only */
+	s->unwinder = sample_unwinder_new(s->machine, h, &unsupported);
 	return 0;
 }
 
@@ -41,6 +43,7 @@ void perf_session_close(struct perf_session *s)
 	if (s->progress)
 		fputs("\r              \r", stderr); /* wipe the progress line */
 	frame_resolver_release(&s->resolver);
+	sample_unwinder_free(s->unwinder);
 	machine_free(s->machine);
 	if (s->store)
 		symbol_store_free(s->store);
@@ -101,6 +104,12 @@ int perf_session_run(struct perf_session *s, const struct perf_session_filter *f
 						   (int32_t)ev.u.sample.tid);
 		if (!selected(f, ps.thread))
 			continue;
+		/* --call-graph dwarf: the recorded chain is the kernel part; add the user
+		 * frames unwound from the sample's registers and stack, as perf does */
+		if (s->unwinder && sample_has_user_stack(ev.desc, &ev.u.sample))
+			ev.u.sample.callchain = sample_unwind_chain(s->unwinder, ps.thread, &ev.u.sample,
+								    PERF_SCRIPT_MAX_STACK,
+								    &ev.u.sample.nr_callchain);
 		if (on_sample(arg, s, &ps))
 			break;
 	}

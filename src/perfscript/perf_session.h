@@ -15,6 +15,7 @@
 #include "perfdata/perf_record_reader.h"
 #include "perfscript/frame_resolver.h"
 #include "symbol/symbol_store.h"
+#include "unwind/sample_unwind.h"
 
 struct perf_session_filter {
 	const int32_t *pids;   /* keep samples whose thread's pid is listed (NULL: all) */
@@ -32,6 +33,7 @@ struct perf_session {
 	struct machine *machine;
 	struct frame_resolver resolver;
 	int progress;        /* a progress line is shown on stderr */
+	struct sample_unwinder *unwinder; /* DWARF call graphs (NULL: arch not supported) */
 };
 
 struct perf_session_sample {
