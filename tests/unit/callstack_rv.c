@@ -413,6 +413,28 @@ static void test_raw(void)
 	tephra_trace_free(t);
 }
 
+/* jalr t0, 0(ra) (both link registers, different): pop, then push.  f "returns" to
+ * main and main now runs as if called from f (coroutine swap); main's jr t0 returns
+ * into f's code, which is charged to main again (no frame for f is left).
+ * main 3 (1000 1004 2008), main;f 2, main;main 2 (1008 100c). */
+static void test_pop_push(void)
+{
+	struct prog p = { .n = 0 };
+	put(&p, 0x1000, NOP); put(&p, 0x1004, jal(RA, 0xffc));
+	put(&p, 0x1008, NOP); put(&p, 0x100c, jalr(0, T0, 0));
+	put(&p, 0x2000, NOP); put(&p, 0x2004, jalr(T0, RA, 0)); put(&p, 0x2008, NOP);
+	static const uint64_t r[] = { 0x1000, 0x1004, 0x2000, 0x2004, 0x1008, 0x100c, 0x2008 };
+	struct tephra_trace *t = tephra_trace_new(base_syms, N(base_syms), NULL);
+	run(t, &p, r, N(r));
+	expect("pop-push", t, "main 3\nmain;f 2\nmain;main 2\n");
+	struct tephra_trace_counts c;
+	tephra_trace_counts(t, &c);
+	expect_count("pop-push", "calls", c.calls, 2);
+	expect_count("pop-push", "returns", c.returns, 2);
+	expect_count("pop-push", "underflows", c.underflows, 0);
+	tephra_trace_free(t);
+}
+
 /* Hosts that know their transfers, and threads: thread 2 is its own stack. */
 static void test_transfer_api(void)
 {
@@ -434,7 +456,7 @@ static void test_transfer_api(void)
 	struct tephra_trace_counts c;
 	tephra_trace_counts(t, &c);
 	expect_count("transfer api", "returns", c.returns, 1);
-	if (tephra_trace_transfer(t, 0, 0, 99) != -1) {
+	if (tephra_trace_transfer(t, 0, 0, 42) != -1 || tephra_trace_transfer(t, 0, 0, 200) != -1) {
 		fprintf(stderr, "FAIL transfer api: unknown kind accepted\n");
 		failures++;
 	}
@@ -457,6 +479,7 @@ int main(void)
 	test_underflow();
 	test_aliases();
 	test_raw();
+	test_pop_push();
 	test_transfer_api();
 	if (failures)
 		fprintf(stderr, "%d failure(s)\n", failures);

@@ -1,0 +1,123 @@
+/* cmd_trace.c - tephra trace: fold an emulator trace offline (QEMU exec log or binary
+ * PC dump) with the same call-stack core as the QEMU plugin. */
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "commands.h"
+#include "tephra/trace.h"
+#include "trace/trace_readers.h"
+
+static const char usage_text[] =
+	"usage: tephra trace --elf GUEST [options] TRACE\n"
+	"\n"
+	"Folds the execution trace of a RISC-V guest into call-path instruction counts\n"
+	"(folded stacks), as `tephra emu` does live.  TRACE is either QEMU's own log of\n"
+	"`qemu-riscv64 -singlestep -d exec,nochain -D TRACE GUEST` (instructions decoded\n"
+	"from GUEST)\n"
+	"or a binary dump of executed pcs (little-endian uint64, one per instruction);\n"
+	"\"-\" reads standard input (a QEMU log unless --format pcs).\n"
+	"\n"
+	"  -e, --elf GUEST       the guest executable (symbols and instruction bytes)\n"
+	"  -o, --output FILE     folded output (default: standard output)\n"
+	"      --format F        qemu-log or pcs (default: guessed from the content)\n"
+	"      --raw             frames as hex addresses (call sites; leaf = executing pc)\n"
+	"      --nest-tail       show tail-called functions under their tail-caller\n"
+	"  -h, --help            this text\n";
+
+enum { OPT_FORMAT = 1, OPT_RAW, OPT_NEST };
+
+int cmd_trace(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "elf", required_argument, NULL, 'e' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "format", required_argument, NULL, OPT_FORMAT },
+		{ "raw", no_argument, NULL, OPT_RAW },
+		{ "nest-tail", no_argument, NULL, OPT_NEST },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *elf = NULL, *output = NULL;
+	enum trace_format fmt = TRACE_FORMAT_AUTO;
+	struct tephra_trace_options to = { 0, 0 };
+	int c;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "e:o:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'e': elf = optarg; break;
+		case 'o': output = optarg; break;
+		case OPT_FORMAT:
+			if (!strcmp(optarg, "qemu-log"))
+				fmt = TRACE_FORMAT_QEMU_LOG;
+			else if (!strcmp(optarg, "pcs"))
+				fmt = TRACE_FORMAT_PCS;
+			else {
+				fprintf(stderr, "tephra trace: --format is qemu-log or pcs, not '%s'\n", optarg);
+				return 2;
+			}
+			break;
+		case OPT_RAW: to.flags |= TEPHRA_TRACE_RAW; break;
+		case OPT_NEST: to.flags |= TEPHRA_TRACE_NEST_TAIL; break;
+		case 'h': fputs(usage_text, stdout); return 0;
+		default: fputs(usage_text, stderr); return 2;
+		}
+	}
+	if (!elf || optind + 1 != argc) {
+		fputs(usage_text, stderr);
+		return 2;
+	}
+	const char *path = argv[optind];
+	FILE *in = strcmp(path, "-") ? fopen(path, "rb") : stdin;
+	if (!in) {
+		fprintf(stderr, "tephra trace: %s: %m\n", path);
+		return 1;
+	}
+	char msg[1100];
+	struct tephra_trace *t = tephra_trace_new_elf(elf, &to, msg, sizeof(msg));
+	if (!t) {
+		fprintf(stderr, "tephra trace: %s\n", msg);
+		if (in != stdin)
+			fclose(in);
+		return 1;
+	}
+	if (fmt == TRACE_FORMAT_AUTO)
+		fmt = in == stdin ? TRACE_FORMAT_QEMU_LOG : trace_guess_format(in);
+	struct trace_read_stats st;
+	struct tephra_error err;
+	int rc = fmt == TRACE_FORMAT_PCS ? trace_read_pcs(t, in, path, &st, &err)
+					 : trace_read_qemu_log(t, in, path, &st, &err);
+	if (in != stdin)
+		fclose(in);
+	if (rc != 0) {
+		fprintf(stderr, "tephra trace: %s\n", err.msg);
+		tephra_trace_free(t);
+		return 1;
+	}
+	FILE *out = output ? fopen(output, "w") : stdout;
+	if (!out) {
+		fprintf(stderr, "tephra trace: %s: %m\n", output);
+		tephra_trace_free(t);
+		return 1;
+	}
+	rc = tephra_trace_write_folded(t, out);
+	if ((output ? fclose(out) : fflush(out)) != 0)
+		rc = -1;
+	if (rc != 0)
+		fprintf(stderr, "tephra trace: %s: write error\n", output ? output : "<stdout>");
+	struct tephra_trace_counts counts;
+	tephra_trace_counts(t, &counts);
+	char line[400];
+	tephra_trace_format_counts(&counts, line, sizeof(line));
+	fprintf(stderr, "tephra trace: %s\n", line);
+	if (st.multi_insn_blocks)
+		fprintf(stderr, "tephra trace: warning: %s has %llu multi-instruction blocks; QEMU 7.2 "
+				"does not log every execution of those, so counts are low: record with "
+				"-singlestep -d exec,nochain\n",
+			path, (unsigned long long)st.multi_insn_blocks);
+	if (st.outside_elf)
+		fprintf(stderr, "tephra trace: %llu instructions outside %s's code (counted, not decoded)\n",
+			(unsigned long long)st.outside_elf, elf);
+	tephra_trace_free(t);
+	return rc ? 1 : 0;
+}
