@@ -11,6 +11,12 @@ record sys.data ./sys 60000
 compare sys.data
 expect_line sys.data "\(\[kernel\.kallsyms\]\)$"
 
+# An empty kallsyms file (perf script --kallsyms): every kernel frame [unknown].
+PERF_SCRIPT_OPTS=(--kallsyms /dev/null)
+compare sys.data --kallsyms /dev/null
+unset PERF_SCRIPT_OPTS
+expect_line sys.data "\[unknown\] \(\[kernel\.kallsyms\]\)$"
+
 # Under --symfs perf reads no local kernel file (kernel frames [unknown]) and takes
 # the build-id cache from ROOT/.debug (user frames named from that copy).
 mkdir -p symfs_root
