@@ -114,16 +114,18 @@ static int visit(void *arg, const struct cs_node *const *path, size_t n)
 	Bool unnamed_main = False;
 	if (!tg.opt.show_below_main) {
 		size_t k = 0, libc_start = n;
+		const struct tg_func *libc_fn = NULL;
 		UInt last_flags = 0;
 		for (size_t i = 0; i < n; i++) {
 			const struct tg_func *f = path[i]->kind == CS_NODE_FUNC ?
 				tg_func_by_id(path[i]->func) : NULL;
-			if (f && (f->flags & TG_FN_LIBC_START))
+			if (f && (f->flags & TG_FN_LIBC_START)) {
 				libc_start = i;
+				libc_fn = f;
+			}
 		}
 		if (libc_start < n) {
 			k = libc_start + 1;
-			last_flags = TG_FN_LIBC_START;
 		} else {
 			while (k < n && path[k]->kind == CS_NODE_FUNC) {
 				const struct tg_func *f = tg_func_by_id(path[k]->func);
@@ -136,15 +138,21 @@ static int visit(void *arg, const struct cs_node *const *path, size_t n)
 		if (k > 0) {
 			const struct tg_func *next = k < n && path[k]->kind == CS_NODE_FUNC ?
 				tg_func_by_id(path[k]->func) : NULL;
-			Bool entry_follows = (next && (next->flags & TG_FN_MAIN)) ||
-					     (next && (last_flags & TG_FN_THREAD_BASE)) ||
-					     (next && (last_flags & TG_FN_LIBC_START) &&
-					      VG_(strcmp)(next->name, "exit") != 0);
+			/* glibc's __libc_start_call_main calls _setjmp, main and exit: what it
+			 * calls outside libc, or without a symbol, is main (or what a
+			 * stripped main tail-called). */
+			Bool calls_main = libc_fn &&
+				VG_(strcmp)(libc_fn->name, "__libc_start_call_main") == 0;
+			Bool outside_libc = next && next->obj && libc_fn && libc_fn->obj &&
+				VG_(strcmp)(next->obj, libc_fn->obj) != 0;
+			Bool entry_follows = next &&
+				((next->flags & TG_FN_MAIN) ||
+				 (!libc_fn && (last_flags & TG_FN_THREAD_BASE)) ||
+				 (calls_main && ((next->flags & TG_FN_NOSYM) || outside_libc)));
 			first = k;
 			if (!entry_follows)
 				append_name(ls, &len, NULL, "(below main)");
-			unnamed_main = (last_flags & TG_FN_LIBC_START) && next &&
-				       (next->flags & TG_FN_NOSYM);
+			unnamed_main = calls_main && next && (next->flags & TG_FN_NOSYM);
 		}
 	}
 	for (size_t i = first; i < n; i++) {
@@ -181,7 +189,9 @@ static int visit(void *arg, const struct cs_node *const *path, size_t n)
 			    f->name);
 	}
 	if (len == 0) {
-		if (outermost && outermost->obj)
+		if (first > 0)
+			append_name(ls, &len, NULL, "(below main)");
+		else if (outermost && outermost->obj)
 			append_name(ls, &len, NULL, base_name(outermost->obj));
 		else
 			append_name(ls, &len, NULL, "[unknown]");

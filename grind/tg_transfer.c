@@ -112,8 +112,12 @@ void tg_seed_from_unwind(ThreadId tid)
 	 * without a symbol): nothing is below it, and it is below main like _start. */
 	if (tg.stats.seeds == 0 && tg.opt.start_on && n > 0) {
 		n = 1;
+		/* Not when the entry is a stripped program's code: its one pseudo function
+		 * "[program]" stands for all the program's code, main included. */
 		struct tg_func *entry = tg_func_at(ips[0]);
-		if (entry)
+		const HChar *base = entry && entry->obj ? VG_(strrchr)(entry->obj, '/') : NULL;
+		base = base ? base + 1 : entry ? entry->obj : NULL;
+		if (entry && (!(entry->flags & TG_FN_NOSYM) || (base && VG_(strncmp)(base, "ld", 2) == 0)))
 			entry->flags |= TG_FN_BELOW_MAIN;
 	}
 	struct cs_seed_frame *fr = VG_(calloc)("tg.seed.frames", n ? n : 1, sizeof(*fr));

@@ -13,3 +13,6 @@ grind calls2.folded -- ./calls
 cmp calls.folded calls2.folded || fail "two runs differ"
 # One "main" per stack that has one, always first.
 no_match calls.folded '.;main(;| )'
+# Every stack starts at main or at "(below main)" (start-up, exit handlers).
+others=$(grep -vE '^(main|\(below main\))[; ]' calls.folded)
+[ -z "$others" ] || { echo "$others" | head; fail "stacks rooted elsewhere"; }

@@ -23,3 +23,7 @@ a=$(total plain.folded) b=$(total skip.folded)
 # Both runs execute the same program; only the tool's options differ.
 [ "$a" = "$b" ] || fail "totals differ: $a without skipping, $b with"
 [ "$a" -gt 10000000 ] || fail "only $a instructions"
+# The interpreter's stacks start at main (Debian's stripped main tail-calls
+# Py_BytesMain) or below main.
+others=$(grep -vE '^(main|Py_BytesMain|\(below main\))[; ]' plain.folded)
+[ -z "$others" ] || { echo "$others" | head; fail "stacks rooted elsewhere"; }
