@@ -21,12 +21,8 @@ static void clear_all_stacks(void)
 {
 	for (UInt i = 0; i < VG_N_THREADS; i++) {
 		struct tg_thread *t = tg.threads[i];
-		if (!t || !t->cs)
-			continue;
-		cs_unwind_to_sp(t->cs, ~0ULL);
-		t->nsig = 0;
-		t->signal_pending = False;
-		t->pending_how = 0;
+		if (t)
+			tg_empty_stack(t);
 	}
 }
 

@@ -108,6 +108,8 @@ void tg_add_skip_obj(const HChar *pattern);
 struct callstack *tg_new_callstack(void);
 /* The state of thread TID, created (with an empty stack) on first use. */
 struct tg_thread *tg_thread_get(ThreadId tid);
+/* Pops every frame of T's stack (keeping its counts); forgets its signal state. */
+void tg_empty_stack(struct tg_thread *t);
 
 /* tg_transfer.c: the helper called by instrumented code on a function change. */
 void tg_charge(void);

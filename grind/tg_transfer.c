@@ -136,13 +136,6 @@ void tg_seed_from_unwind(ThreadId tid)
 	VG_(free)(sps);
 }
 
-/* Pops every frame (a new start, or a stack that no longer matches the thread). */
-static void clear_stack(struct tg_thread *t)
-{
-	cs_unwind_to_sp(t->cs, ~0ULL);
-	t->nsig = 0;
-}
-
 /* Signal frames popped by a longjmp out of a handler end their handler records. */
 static void drop_stale_signals(struct tg_thread *t)
 {
@@ -191,7 +184,7 @@ static void return_to(struct tg_thread *t, ULong fid, Addr pc, Addr sp)
 		if (top->kind == CS_NODE_FUNC && top->func == fid)
 			return;
 		if (t->nsig == 0) {
-			clear_stack(t);
+			tg_empty_stack(t);
 			tg_seed_from_unwind(tg.running);
 			tg.stats.underflows_repaired++;
 			return;
