@@ -99,12 +99,6 @@ void rv_tracker_arrive(struct rv_tracker *t, uint64_t pc)
 			async_entry(t, pc);
 			return;
 		}
-		if (t->cs->top->kind == CS_NODE_SIGNAL) {
-			/* Code running right in a signal frame is the sigreturn trampoline
-			 * (the handler has returned); leaving it is the sigreturn. */
-			cs_sigreturn(t->cs);
-			return;
-		}
 		cs_jump(t->cs, from, pc);
 		return;
 	case RV_FLOW_RETURN:
@@ -131,6 +125,15 @@ void rv_tracker_arrive(struct rv_tracker *t, uint64_t pc)
 			return;
 		}
 		async_entry(t, pc);
+		return;
+	case RV_FLOW_UNKNOWN:
+		if (t->cs->top->kind == CS_NODE_SIGNAL) {
+			/* Unknown code right in a signal frame is the sigreturn trampoline
+			 * (the handler has returned); coming back from it is the sigreturn. */
+			cs_sigreturn(t->cs);
+			return;
+		}
+		cs_jump(t->cs, from, pc);
 		return;
 	default: /* RV_FLOW_TRAP */
 		if (pc != next)

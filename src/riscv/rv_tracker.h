@@ -35,6 +35,11 @@ enum rv_cross {
 	RV_CROSS_ASK = 2,  /* unknown here: let the callstack's symbol lookup decide */
 };
 
+/* Pending-exit value for instructions of unknown code (no bytes to decode: a trampoline
+ * outside the guest's ELF): the host keeps it while execution stays in unknown code and
+ * arrives normally when it comes back. */
+#define RV_FLOW_UNKNOWN 0xff
+
 struct rv_tracker_stats {
 	uint64_t async_entries; /* arrivals the previous block could not lead to */
 };
