@@ -16,6 +16,7 @@ struct perf_queued_record {
 	uint32_t size;
 	uint8_t owned;        /* rec was malloc'ed for the queue */
 	uint8_t in_compressed;
+	uint16_t part;        /* which file of a perf.data directory it came from */
 	int32_t desc_index;
 };
 

@@ -16,6 +16,21 @@ enum perf_input_kind {
 	PERF_INPUT_STREAM, /* pipe mode from a non-seekable descriptor */
 };
 
+/* One file of a perf.data directory (`perf record --threads`): the header file's data
+ * section, or one data.N file.  The active part lives in the reader's own fields
+ * (map, pos, end, dbuf, …); the others wait here. */
+struct perf_input_part {
+	char *path;
+	const uint8_t *map;
+	size_t map_size;
+	uint64_t pos, end;
+	uint8_t *dbuf;
+	size_t dbuf_len, dbuf_cap;
+	uint64_t released, release_next;
+	uint64_t chunk;          /* bytes read in this part's current turn */
+	int done;
+};
+
 struct perf_id_slot {
 	uint64_t id;
 	size_t desc_index;
@@ -39,6 +54,12 @@ struct perf_reader {
 	uint64_t progress_next;  /* bytes at which to call the progress callback next */
 	uint64_t released;       /* MAPPED: pages below this offset were given back */
 	uint64_t release_next;   /* position at which to give pages back next */
+
+	/* perf.data directory: parts[0] is the header file, then the data.N files */
+	struct perf_input_part *parts;
+	size_t nr_parts, cur_part, parts_left;
+	char *dir_path;
+	uint64_t total_bytes;    /* for progress */
 
 	/* header */
 	struct perf_header_info hdr;
@@ -81,6 +102,11 @@ int perf_header_add_build_id(struct perf_reader *r, const uint8_t *rec, size_t s
 			     int64_t off, struct tephra_error *err);
 void perf_header_finish_names(struct perf_reader *r);
 void perf_header_release(struct perf_reader *r);
+
+/* perf_data_dir.c */
+int perf_dir_open(struct perf_reader *r, const char *dir, struct tephra_error *err);
+void perf_dir_switch(struct perf_reader *r, size_t to);
+void perf_dir_close(struct perf_reader *r);
 
 /* perf_record_decode.c */
 /* The event a record belongs to: by id when there are several, else the only one.

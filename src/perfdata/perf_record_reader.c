@@ -133,7 +133,7 @@ static int read_record(struct perf_reader *r, const uint8_t **rec, size_t *size,
 			return -1;
 		}
 		r->pos += *size + extra;
-		r->stats.bytes_read = r->pos - r->hdr.data_offset;
+		r->stats.bytes_read += *size + extra;
 		return 1;
 	}
 
@@ -191,12 +191,12 @@ static void make_entry(struct perf_reader *r, struct perf_queued_record *q, cons
 		       size_t size, int64_t off, int transient, int in_compressed, long desc,
 		       uint64_t time)
 {
-	(void)r;
 	memset(q, 0, sizeof(*q));
 	q->time = time;
 	q->size = (uint32_t)size;
 	q->file_offset = off;
 	q->in_compressed = (uint8_t)in_compressed;
+	q->part = (uint16_t)r->cur_part;
 	q->desc_index = (int32_t)desc;
 	/* Copies are needed for bytes that will be overwritten (stream buffer, decompression
 	 * buffer) and for records at an address not 8-aligned (their u64 arrays are exposed). */
@@ -388,30 +388,85 @@ static void report_progress(struct perf_reader *r, int final)
 	if (!final && done < r->progress_next)
 		return;
 	r->progress_next = done + PROGRESS_STEP;
-	r->opts.progress(r->opts.progress_arg, done, r->hdr.data_size);
+	r->opts.progress(r->opts.progress_arg, done, r->total_bytes);
 }
 
 /* Lets the kernel drop the mapped pages behind every record still referenced (queued,
  * waiting for delivery, or just delivered), so that reading a multi-GB file does not keep
  * it all resident.  The mapping is private and read-only: a dropped page that is touched
  * again is simply read back from the file. */
+static int references(const struct perf_reader *r, const struct perf_queued_record *q,
+		      uint64_t below)
+{
+	return !q->owned && q->part == r->cur_part && q->file_offset >= 0 &&
+	       (uint64_t)q->file_offset < below;
+}
+
 static void release_consumed_pages(struct perf_reader *r)
 {
 	uint64_t keep = r->pos, page = (uint64_t)sysconf(_SC_PAGESIZE);
 
 	for (size_t i = 0; i < r->queue.nr; i++)
-		if (!r->queue.items[i].owned && r->queue.items[i].file_offset >= 0 &&
-		    (uint64_t)r->queue.items[i].file_offset < keep)
+		if (references(r, &r->queue.items[i], keep))
 			keep = (uint64_t)r->queue.items[i].file_offset;
 	for (size_t i = r->ready_head; i < r->ready_len; i++)
-		if (!r->ready[i].owned && (uint64_t)r->ready[i].file_offset < keep)
+		if (references(r, &r->ready[i], keep))
 			keep = (uint64_t)r->ready[i].file_offset;
-	if (r->current.rec && !r->current.owned && (uint64_t)r->current.file_offset < keep)
+	if (r->current.rec && references(r, &r->current, keep))
 		keep = (uint64_t)r->current.file_offset;
 	keep -= keep % page;
 	if (keep > r->released) {
 		madvise((void *)(r->map + r->released), keep - r->released, MADV_DONTNEED);
 		r->released = keep;
+	}
+}
+
+/* The end of one input (file, stream or directory part): data left in the decompression
+ * buffer means the compressed data stopped inside a record. */
+static int check_input_end(struct perf_reader *r, struct tephra_error *err)
+{
+	if (r->dbuf_len) {
+		tephra_error_at(err, r->path, (int64_t)r->pos, "compressed data ends inside a "
+				"record (%zu bytes left over)", r->dbuf_len);
+		return -1;
+	}
+	return 0;
+}
+
+/* The next record of a perf.data directory.  Like perf 6.1, the files take turns: one
+ * reads records until 2 MiB have passed (checked after each record), then the next file
+ * in the directory's order has its turn; a finished file is skipped. */
+#define DIR_TURN_BYTES (2u << 20)
+static int read_dir_record(struct perf_reader *r, const uint8_t **rec, size_t *size,
+			   int64_t *off, struct tephra_error *err)
+{
+	for (;;) {
+		int rc;
+
+		if (r->parts_left == 0)
+			return 0;
+		if (r->parts[r->cur_part].done) {
+			perf_dir_switch(r, (r->cur_part + 1) % r->nr_parts);
+			continue;
+		}
+		rc = read_record(r, rec, size, off, err);
+		if (rc != 0)
+			return rc;
+		if (check_input_end(r, err))
+			return -1;
+		r->parts[r->cur_part].done = 1;
+		r->parts_left--;
+	}
+}
+
+static void end_of_dir_turn(struct perf_reader *r, size_t size)
+{
+	struct perf_input_part *p = &r->parts[r->cur_part];
+
+	p->chunk += size;
+	if (p->chunk >= DIR_TURN_BYTES) {
+		p->chunk = 0;
+		perf_dir_switch(r, (r->cur_part + 1) % r->nr_parts);
 	}
 }
 
@@ -421,16 +476,15 @@ static int pump(struct perf_reader *r, struct tephra_error *err)
 	const uint8_t *rec;
 	size_t size;
 	int64_t off;
-	int rc = read_record(r, &rec, &size, &off, err);
+	uint64_t before = r->stats.bytes_read;
+	int rc = r->nr_parts ? read_dir_record(r, &rec, &size, &off, err) :
+			       read_record(r, &rec, &size, &off, err);
 
 	if (rc < 0)
 		return -1;
 	if (rc == 0) {
-		if (r->dbuf_len) {
-			tephra_error_at(err, r->path, (int64_t)r->stats.bytes_read, "compressed data "
-					"ends inside a record (%zu bytes left over)", r->dbuf_len);
+		if (!r->nr_parts && check_input_end(r, err))
 			return -1;
-		}
 		perf_queue_flush_all(&r->queue, ready_push, r);
 		r->at_eof = 1;
 		report_progress(r, 1);
@@ -443,6 +497,8 @@ static int pump(struct perf_reader *r, struct tephra_error *err)
 		release_consumed_pages(r);
 		r->release_next = r->pos + RELEASE_STEP;
 	}
+	if (r->nr_parts)
+		end_of_dir_turn(r, (size_t)(r->stats.bytes_read - before));
 	return 1;
 }
 
@@ -592,12 +648,19 @@ int perf_reader_open(struct perf_reader **out, const char *path,
 		     const struct perf_reader_options *opts, struct tephra_error *err)
 {
 	struct perf_reader *r = xcalloc(1, sizeof(*r));
+	struct stat st;
 
 	*out = NULL;
 	/* Messages name the input; "-" would read oddly there. */
 	r->path = xstrdup(strcmp(path, "-") ? path : "<stdin>");
 	if (opts)
 		r->opts = *opts;
+	if (strcmp(path, "-") && stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+		if (perf_dir_open(r, path, err))
+			goto fail;
+		*out = r;
+		return 0;
+	}
 	r->fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC) : 0;
 	if (r->fd < 0) {
 		tephra_error_at(err, r->path, -1, "cannot open: %s", strerror(errno));
@@ -626,6 +689,7 @@ int perf_reader_open(struct perf_reader **out, const char *path,
 	}
 	if (r->hdr.pipe_mode && read_pipe_header_records(r, err))
 		goto fail;
+	r->total_bytes = r->hdr.data_size;
 	*out = r;
 	return 0;
 fail:
@@ -701,6 +765,8 @@ void perf_reader_close(struct perf_reader *r)
 	perf_queue_release(&r->queue);
 	if (r->zstd)
 		ZSTD_freeDStream(r->zstd);
+	if (r->nr_parts)
+		perf_dir_close(r); /* frees every part's map, buffer and path */
 	free(r->dbuf);
 	free(r->sbuf);
 	if (r->map && r->map_is_mmap)

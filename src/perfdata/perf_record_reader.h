@@ -167,6 +167,8 @@ struct perf_header_info {
 	uint64_t total_mem;
 	const struct perf_build_id_entry *build_ids;
 	size_t nr_build_ids;
+	int directory;            /* a perf.data directory (perf record --threads) */
+	unsigned nr_data_files;   /* its data.N files that hold records */
 	int unfinished;           /* data size 0: perf record did not finish (killed); like
 				   * perf, the reader then delivers no records and no features */
 	/* Where things are in the file (0 in pipe mode). */

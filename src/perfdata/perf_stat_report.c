@@ -14,7 +14,10 @@ void perf_stat_print_header(FILE *f, const struct perf_reader *r)
 	const struct perf_header_info *h = perf_reader_header(r);
 	char buf[512];
 
-	fprintf(f, "# mode : %s\n", h->pipe_mode ? "pipe" : "file");
+	if (h->directory)
+		fprintf(f, "# mode : directory (%u data files)\n", h->nr_data_files);
+	else
+		fprintf(f, "# mode : %s\n", h->pipe_mode ? "pipe" : "file");
 	if (!h->pipe_mode) {
 		fprintf(f, "# data offset : %" PRIu64 "\n", h->data_offset);
 		fprintf(f, "# data size : %" PRIu64 "%s\n", h->data_size, h->unfinished ?
@@ -129,7 +132,7 @@ void perf_stat_print_event_line(FILE *f, const struct perf_event *ev)
 	uint64_t time = ev->type == PERF_REC_SAMPLE ? ev->u.sample.time :
 			ev->sid.has_id ? ev->sid.time : 0;
 
-	fprintf(f, "%" PRIu64 " %#" PRIx64 " [%#x]: ", time, (uint64_t)ev->file_offset, ev->size);
+	fprintf(f, "%" PRIu64 " 0x%" PRIx64 " [0x%x]: ", time, (uint64_t)ev->file_offset, ev->size);
 	if (name)
 		fputs(name, f);
 	else

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Every record, in delivery order, with offset, size, type, time and (for samples)
-# pid/tid, ip and period, must equal what `perf script -D` dumps for the same file:
-# frame-pointer, compressed (-z), pipe-mode, two-event, system-wide (-a) and DWARF
+# pid/tid, ip, period, callchain, user registers and user stack), must equal what
+# `perf script -D` dumps for the same file, and the samples must come in the order plain
+# `perf script` prints them: frame-pointer, compressed (-z), pipe-mode (plain and -z),
+# two-event, system-wide (-a), DWARF, lossy high-rate and directory (--threads)
 # recordings made here with the machine's perf.
 set -u
 . "$(dirname "$0")/lib.sh"
@@ -22,9 +24,11 @@ record d --call-graph dwarf,4096 -o d.data -- bash -c burn
 # system-wide at a high rate into a one-page buffer: many rounds, lost samples
 record l -a -F 20000 -m 1 -g -o l.data -- sleep 0.3
 perf record -q -z -g -o - -- bash -c burn > zp.data 2>/dev/null || { echo "pipe -z record failed"; exit 1; }
+# a perf.data directory: one data.N file per recording thread
+record t --threads -a -g -o t.data -- sleep 0.3
 
 fail=0
-for f in g z p zp two a d l; do
+for f in g z p zp two a d l t; do
 	add=0
 	case $f in p|zp) add=16;; esac
 	if [ "$add" = 16 ]; then perf script -D -i - < "$f.data"; else perf script -D -i "$f.data"; fi 2>/dev/null | canon_perf $add > "$f.perf"

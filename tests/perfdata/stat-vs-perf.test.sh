@@ -6,7 +6,8 @@
 #  - record counts by type and samples per event equal the "Aggregated stats" of
 #    `perf report -D`; lost events / samples equal the sums over the LOST records it dumps;
 #  - the BUILD_ID feature equals `perf buildid-list`.
-# Recordings: frame pointers, two events, compressed (-z), pipe mode, lossy system-wide.
+# Recordings: frame pointers, two events, compressed (-z), pipe mode, lossy system-wide,
+# a perf.data directory (--threads).
 set -u
 . "$(dirname "$0")/lib.sh"
 require_perf
@@ -19,6 +20,7 @@ perf record -q -z -o z.data -- bash -c burn >/dev/null 2>&1 || exit 1
 perf record -q -o - -- bash -c burn > p.data 2>/dev/null || exit 1
 # a one-page buffer at a high rate system-wide: the kernel loses samples (LOST records)
 perf record -q -a -F 20000 -m 1 -g -o l.data -- sleep 0.3 >/dev/null 2>&1 || exit 1
+perf record -q --threads -a -g -o t.data -- sleep 0.2 >/dev/null 2>&1 || exit 1
 
 fail=0
 check() { # what, expected-file, actual-file
@@ -28,9 +30,9 @@ check() { # what, expected-file, actual-file
 		echo "$1: $(wc -l < "$2") lines match"
 	fi
 }
-for f in g two z p l; do
-	src="$f.data"; [ "$f" = p ] && src=-
-	"$TEPHRA" stat "$src" < "$f.data" > "$f.stat" || { echo "tephra stat failed on $f"; fail=1; continue; }
+for f in g two z p l t; do
+	if [ "$f" = p ]; then "$TEPHRA" stat - < p.data; else "$TEPHRA" stat "$f.data"; fi > "$f.stat" ||
+		{ echo "tephra stat failed on $f"; fail=1; continue; }
 	if [ "$f" = p ]; then
 		perf report --header-only -i - < p.data > "$f.hdr" 2>/dev/null
 		perf report -D -i - < p.data > "$f.dump" 2>/dev/null
