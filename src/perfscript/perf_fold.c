@@ -66,8 +66,13 @@ static int event_matches(const char *want, const char *name)
 	return !strncmp(want, name, n) && name[n] == ':';
 }
 
-static uint64_t sample_weight(const struct perf_fold_options *o, const struct perf_sample *s)
+#define PERF_ATTR_TYPE_TRACEPOINT 2 /* perf_event_attr.type */
+
+static uint64_t sample_weight(const struct perf_fold_options *o, const struct perf_session_sample *ps)
 {
+	const struct perf_sample *s = ps->sample;
+	if (ps->desc->attr.type == PERF_ATTR_TYPE_TRACEPOINT)
+		return 1;
 	/* stackcollapse-perf.pl sums the period column, counting a missing or 0 period as 1 */
 	if (o->weight == PERF_FOLD_WEIGHT_SAMPLES || !s->period)
 		return 1;
@@ -206,6 +211,10 @@ static size_t resolve_sample(struct fold_run *r, const struct perf_session_sampl
  * keeps the first event of perf script's text) or the one asked for. */
 static int keep_sample(struct fold_run *r, const struct perf_session_sample *ps)
 {
+	/* A tracepoint's header line ends with its fields, not "event:", so the script
+	 * neither filters it nor takes it as the first event (and weighs it 1). */
+	if (ps->desc->attr.type == PERF_ATTR_TYPE_TRACEPOINT)
+		return 1;
 	if (!r->have_event) {
 		if (r->o->event && !event_matches(r->o->event, ps->desc->name))
 			return 0;
@@ -390,7 +399,7 @@ static int fold_sample(void *arg, struct perf_session *s, const struct perf_sess
 		return 0;
 	int callchain = (ps->desc->attr.sample_type & PERF_ST_CALLCHAIN) != 0;
 	size_t i = sample_stack(r, ps, callchain);
-	hashmap_entry(&r->stacks, i)->value += sample_weight(r->o, ps->sample);
+	hashmap_entry(&r->stacks, i)->value += sample_weight(r->o, ps);
 	return 0;
 }
 
@@ -412,7 +421,7 @@ static int foreach_sample(void *arg, struct perf_session *s, const struct perf_s
 	}
 	for (size_t k = 0; k < n; k++)
 		r->cb_frames[k] = fold_table_frame_name(r->table, r->frame_ids[r->stack_ids[i] + k]);
-	r->cb(r->cb_arg, ps->sample->time, r->cb_frames, n, sample_weight(r->o, ps->sample));
+	r->cb(r->cb_arg, ps->sample->time, r->cb_frames, n, sample_weight(r->o, ps));
 	return 0;
 }
 

@@ -51,6 +51,8 @@ int script_parse_fields(struct script_options *o, const char *arg, struct tephra
 	return 0;
 }
 
+#define PERF_ATTR_TYPE_TRACEPOINT 2 /* perf_event_attr.type */
+
 struct field_need {
 	unsigned field;
 	uint64_t sample_bit;
@@ -90,6 +92,15 @@ static int compute_fields(struct render *r, struct perf_session *s, size_t index
 			first = e;
 			break;
 		}
+	}
+	if (d->attr.type == PERF_ATTR_TYPE_TRACEPOINT) {
+		/* perf prints a tracepoint's fields through the recorded format strings
+		 * (libtraceevent); printing them otherwise would not be perf's text */
+		tephra_error_set(r->err,
+				 "event '%s' is a tracepoint: tephra script does not print tracepoint "
+				 "fields (use perf script; tephra fold folds it)",
+				 d->name ? d->name : "?");
+		return -1;
 	}
 	uint64_t st = first->attr.sample_type;
 	const struct script_options *o = r->o;
