@@ -114,8 +114,7 @@ static int visit(void *arg, const struct cs_node *const *path, size_t n)
 	Bool unnamed_main = False;
 	if (!tg.opt.show_below_main) {
 		size_t k = 0, libc_start = n;
-		const struct tg_func *libc_fn = NULL;
-		UInt last_flags = 0;
+		const struct tg_func *libc_fn = NULL, *last_fn = NULL;
 		for (size_t i = 0; i < n; i++) {
 			const struct tg_func *f = path[i]->kind == CS_NODE_FUNC ?
 				tg_func_by_id(path[i]->func) : NULL;
@@ -131,28 +130,30 @@ static int visit(void *arg, const struct cs_node *const *path, size_t n)
 				const struct tg_func *f = tg_func_by_id(path[k]->func);
 				if (!f || !(f->flags & TG_FN_BELOW_MAIN))
 					break;
-				last_flags = f->flags;
+				last_fn = f;
 				k++;
 			}
 		}
 		if (k > 0) {
 			const struct tg_func *next = k < n && path[k]->kind == CS_NODE_FUNC ?
 				tg_func_by_id(path[k]->func) : NULL;
-			/* glibc's __libc_start_call_main calls _setjmp, main and exit: what it
-			 * calls outside libc, or without a symbol, is main (or what a
-			 * stripped main tail-called). */
-			Bool calls_main = libc_fn &&
-				VG_(strcmp)(libc_fn->name, "__libc_start_call_main") == 0;
-			Bool outside_libc = next && next->obj && libc_fn && libc_fn->obj &&
-				VG_(strcmp)(next->obj, libc_fn->obj) != 0;
+			/* glibc's __libc_start_call_main calls _setjmp, main and exit, and
+			 * start_thread the thread's start routine and its own clean-up: what
+			 * they call outside libc, or without a symbol, is main or the start
+			 * routine (or what a stripped main tail-called). */
+			const struct tg_func *base = libc_fn ? libc_fn : last_fn;
+			Bool calls_entry = base &&
+				(libc_fn ? VG_(strcmp)(libc_fn->name, "__libc_start_call_main") == 0
+					 : (base->flags & TG_FN_THREAD_BASE) != 0);
+			Bool outside_libc = next && next->obj && base && base->obj &&
+				VG_(strcmp)(next->obj, base->obj) != 0;
 			Bool entry_follows = next &&
 				((next->flags & TG_FN_MAIN) ||
-				 (!libc_fn && (last_flags & TG_FN_THREAD_BASE)) ||
-				 (calls_main && ((next->flags & TG_FN_NOSYM) || outside_libc)));
+				 (calls_entry && ((next->flags & TG_FN_NOSYM) || outside_libc)));
 			first = k;
 			if (!entry_follows)
 				append_name(ls, &len, NULL, "(below main)");
-			unnamed_main = calls_main && next && (next->flags & TG_FN_NOSYM);
+			unnamed_main = libc_fn && calls_entry && next && (next->flags & TG_FN_NOSYM);
 		}
 	}
 	for (size_t i = first; i < n; i++) {

@@ -43,3 +43,13 @@ has_line s.folded "main;cb;work 4002"
 has_line s.folded "main;work 12004"
 no_match s.folded 'lib_'
 roots_ok s.folded
+
+# Start, stop, start again; a second start is a no-op; a thread blocked in a system
+# call when instrumentation starts rebuilds its stack when it runs again.
+build restart "$PROGS/restart.c" -lpthread
+grind re.folded --start=off -- ./restart
+has_line re.folded "main;outer;inner;work 4004"
+has_line re.folded "worker;leaf;work 6002"
+no_match re.folded 'work (10002|12004)$'
+others=$(grep -vE '^(main|worker|\(below main\))[; ]' re.folded)
+[ -z "$others" ] || { echo "$others" | head; fail "stacks rooted elsewhere"; }
