@@ -31,8 +31,7 @@ GRIND_ARCH_DEFS := $(shell echo $(GRIND_PLATFORM) | sed 's/\(.*\)-\(.*\)/-DVGA_\
 GRIND_CFLAGS := -std=gnu11 $(WARN) -Wno-unused-parameter -g -O2 -m64 \
 	-fno-strict-aliasing -fno-builtin -fno-stack-protector -fomit-frame-pointer \
 	-fno-pie -fno-pic -fno-asynchronous-unwind-tables \
-	$(GRIND_ARCH_DEFS) -DTEPHRA_FREESTANDING=1 \
-	-DTG_VALGRIND_VERSION='"$(GRIND_VERSION)"' \
+	$(GRIND_ARCH_DEFS) \
 	-Igrind -Isrc -Iinclude $(shell pkg-config --cflags $(GRIND_PKG)) -MMD -MP
 GRIND_LDFLAGS := -m64 -static -nodefaultlibs -nostartfiles -no-pie -u _start \
 	-Wl,--build-id=none -Wl,-Ttext-segment=$(GRIND_LOADADDR)
