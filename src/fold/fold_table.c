@@ -1,6 +1,5 @@
 #include "fold/fold_table.h"
 #include "base/hashmap.h"
-#include "base/strbuf.h"
 #include "base/xalloc.h"
 
 #include <inttypes.h>
@@ -108,66 +107,134 @@ size_t fold_table_nr_stacks(const struct fold_table *t)
 	return hashmap_count(&t->stacks);
 }
 
-/* One output line: its stack text inside the joined buffer, and its weight. */
+/* Output order is bytewise on the joined text "f0;f1;...": Perl's `cmp` on the keys,
+ * which is what stackcollapse-perf.pl sorts with.  The joined text is never built:
+ * stacks are compared frame by frame, skipping equal frame ids (sibling stacks share
+ * long prefixes), and only frames that differ are compared as bytes.  Comparing frame
+ * names alone would be wrong: "a!;c" sorts before "a;b" because '!' < ';', though
+ * frame "a" sorts before frame "a!". */
+struct sort_ctx {
+	const struct hashmap *frames;
+};
+
 struct line_ref {
-	const char *text;
-	size_t len;
+	const uint32_t *ids;
+	size_t n;
 	uint64_t weight;
 };
 
-/* Bytewise comparison of the joined text, a proper prefix first: Perl's `cmp` on
- * byte strings, which is what stackcollapse-perf.pl sorts its keys with. */
-static int compare_lines(const void *a, const void *b)
-{
-	const struct line_ref *x = a, *y = b;
-	size_t n = x->len < y->len ? x->len : y->len;
-	int c = memcmp(x->text, y->text, n);
+/* Byte I of the joined text of LINE (frames, ';' between), or -1 past its end.  Used
+ * only in the rare case of a frame name that itself contains ';'. */
+struct text_cursor {
+	const struct hashmap *frames;
+	const struct line_ref *line;
+	size_t frame, off;
+};
 
-	if (c)
-		return c;
-	return (x->len > y->len) - (x->len < y->len);
+static int cursor_next(struct text_cursor *c)
+{
+	while (c->frame < c->line->n) {
+		const struct hashmap_entry *e = hashmap_entry(c->frames, c->line->ids[c->frame]);
+		if (c->off < e->len)
+			return (unsigned char)((const char *)e->key)[c->off++];
+		if (c->off == e->len && c->frame + 1 < c->line->n) {
+			c->off++;
+			return ';';
+		}
+		c->frame++;
+		c->off = 0;
+	}
+	return -1;
+}
+
+static int compare_bytewise(const struct hashmap *frames, const struct line_ref *x,
+			    const struct line_ref *y)
+{
+	struct text_cursor cx = { frames, x, 0, 0 }, cy = { frames, y, 0, 0 };
+
+	for (;;) {
+		int a = cursor_next(&cx), b = cursor_next(&cy);
+		if (a != b)
+			return a < b ? -1 : 1;
+		if (a < 0)
+			return 0;
+	}
+}
+
+static int compare_lines(const void *pa, const void *pb, void *arg)
+{
+	const struct sort_ctx *ctx = arg;
+	const struct line_ref *x = pa, *y = pb;
+
+	/* The empty stack's text "" equals that of a stack of one empty frame. */
+	if (x->n == 0 || y->n == 0)
+		return compare_bytewise(ctx->frames, x, y);
+	for (size_t i = 0;; i++) {
+		/* Both texts agree up to here, including the ';' before frame I (I > 0). */
+		if (i == x->n || i == y->n)
+			return (i < x->n) - (i < y->n); /* the one that ended first is smaller */
+		if (x->ids[i] == y->ids[i])
+			continue;
+		const struct hashmap_entry *fx = hashmap_entry(ctx->frames, x->ids[i]);
+		const struct hashmap_entry *fy = hashmap_entry(ctx->frames, y->ids[i]);
+		size_t m = fx->len < fy->len ? fx->len : fy->len;
+		int c = memcmp(fx->key, fy->key, m);
+		if (c)
+			return c;
+		/* One name is a proper prefix of the other (ids differ, so lengths do): the
+		 * shorter side continues with ';' or ends. */
+		const struct line_ref *s = fx->len < fy->len ? x : y;
+		const struct hashmap_entry *lng = fx->len < fy->len ? fy : fx;
+		int next_short = i + 1 < s->n ? ';' : -1;
+		int next_long = (unsigned char)((const char *)lng->key)[m];
+		if (next_short == next_long) /* a ';' inside a name: compare the bytes */
+			return compare_bytewise(ctx->frames, x, y);
+		int short_first = next_short < next_long;
+		return (s == x) == short_first ? -1 : 1;
+	}
 }
 
 int fold_table_write(const struct fold_table *t, FILE *out)
 {
 	size_t nr = hashmap_count(&t->stacks);
 	struct line_ref *lines = xmalloc(nr * sizeof(*lines));
-	struct strbuf text = STRBUF_INIT;
-	size_t *starts = xmalloc(nr * sizeof(*starts));
+	struct sort_ctx ctx = { &t->frames };
 	int ret = 0;
 
-	/* Sorting compares whole joined texts, not frame by frame: "a;b" must sort after
-	 * "a!" because ';' > '!', though frame "a" sorts before frame "a!". */
 	for (size_t i = 0; i < nr; i++) {
 		const struct hashmap_entry *e = hashmap_entry(&t->stacks, i);
-		const uint32_t *frames = e->key;
-		size_t n = e->len / sizeof(uint32_t);
-
-		starts[i] = text.len;
-		for (size_t j = 0; j < n; j++) {
-			const struct hashmap_entry *f = hashmap_entry(&t->frames, frames[j]);
-			if (j)
-				strbuf_addch(&text, ';');
-			strbuf_add(&text, f->key, f->len);
-		}
-		lines[i].len = text.len - starts[i];
+		lines[i].ids = e->key;
+		lines[i].n = e->len / sizeof(uint32_t);
 		lines[i].weight = e->value;
 	}
-	for (size_t i = 0; i < nr; i++)
-		lines[i].text = text.buf ? text.buf + starts[i] : "";
-	free(starts);
-	qsort(lines, nr, sizeof(*lines), compare_lines);
+	qsort_r(lines, nr, sizeof(*lines), compare_lines, &ctx);
 
+	/* Different stacks can join to the same text when a name holds ';' (a comm such
+	 * as "a;b", or a caller's raw name): the script keys by text, so they are one
+	 * line.  Equal texts are adjacent after sorting: merge them. */
+	size_t w = 0;
 	for (size_t i = 0; i < nr; i++) {
-		if (fwrite(lines[i].text, 1, lines[i].len, out) != lines[i].len ||
-		    fprintf(out, " %" PRIu64 "\n", lines[i].weight) < 0) {
-			ret = -1;
-			break;
+		if (w && compare_lines(&lines[w - 1], &lines[i], &ctx) == 0)
+			lines[w - 1].weight = add_saturating(lines[w - 1].weight, lines[i].weight);
+		else
+			lines[w++] = lines[i];
+	}
+	nr = w;
+
+	for (size_t i = 0; i < nr && !ret; i++) {
+		for (size_t j = 0; j < lines[i].n; j++) {
+			const struct hashmap_entry *f = hashmap_entry(&t->frames, lines[i].ids[j]);
+			if ((j && putc(';', out) == EOF) ||
+			    fwrite(f->key, 1, f->len, out) != f->len) {
+				ret = -1;
+				break;
+			}
 		}
+		if (!ret && fprintf(out, " %" PRIu64 "\n", lines[i].weight) < 0)
+			ret = -1;
 	}
 	if (fflush(out) != 0)
 		ret = -1;
-	strbuf_release(&text);
 	free(lines);
 	return ret;
 }

@@ -37,7 +37,9 @@ void fold_table_add_text(struct fold_table *t, const char *text, size_t len, uin
 
 /* Writes "root;...;leaf weight\n" lines sorted bytewise by stack text (the key
  * stackcollapse-perf.pl sorts by; this equals `LC_ALL=C sort` of the lines unless a
- * frame contains a byte below ' ').  Returns 0 or -1 on write error. */
+ * frame contains a byte below ' ').  Stacks whose texts are equal (possible when a
+ * name contains ';') are written as one line with their weights summed, as the script's
+ * text-keyed hash would.  Returns 0 or -1 on write error. */
 int fold_table_write(const struct fold_table *t, FILE *out);
 
 /* Visits every stack in unspecified order. */

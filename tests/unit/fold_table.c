@@ -148,6 +148,79 @@ static void test_many(void)
 	fold_table_free(t);
 }
 
+/* Random stacks over names built to stress the order (prefixes, '!' < ';' < 'a', ' ',
+ * names holding ';', bytes >= 0x80): the written keys must be strictly increasing
+ * under memcmp (the definition of the order) and the weights must add up. */
+static void test_random_order(void)
+{
+	static const char *names[] = { "a", "a!", "ab", "a;x", "a b", "", "b", "\xff", ";", "a;",
+				       "x:y", "A" };
+	enum { NR_NAMES = sizeof(names) / sizeof(names[0]) };
+	struct fold_table *t = fold_table_new();
+	uint32_t ids[NR_NAMES], stack[6];
+	unsigned seed = 12345;
+
+	for (int i = 0; i < NR_NAMES; i++)
+		ids[i] = fr(t, names[i]);
+	/* The naive model: each stack's joined text; the output must have one line per
+	 * distinct text (stacks joining to the same text are one line, as in the script). */
+	static struct text { char s[64]; size_t len; } texts[20000];
+	for (int k = 0; k < 20000; k++) {
+		size_t n = 0, depth = (seed = seed * 1103515245 + 12345) >> 16;
+		depth %= 6;
+		texts[k].len = 0;
+		for (n = 0; n < depth; n++) {
+			seed = seed * 1103515245 + 12345;
+			size_t pick = (seed >> 16) % NR_NAMES;
+			stack[n] = ids[pick];
+			if (n)
+				texts[k].s[texts[k].len++] = ';';
+			memcpy(texts[k].s + texts[k].len, names[pick], strlen(names[pick]));
+			texts[k].len += strlen(names[pick]);
+		}
+		fold_table_add(t, stack, n, 1);
+	}
+	size_t distinct = 0;
+	for (int k = 0; k < 20000; k++) {
+		int seen = 0;
+		for (int j = 0; j < k && !seen; j++)
+			seen = texts[j].len == texts[k].len && !memcmp(texts[j].s, texts[k].s, texts[k].len);
+		distinct += !seen;
+	}
+
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	CHECK(fold_table_write(t, f) == 0);
+	fclose(f);
+	/* Split lines at '\n' (names hold none), the key is up to the last ' '. */
+	const char *prev = NULL;
+	size_t prev_len = 0, lines = 0;
+	uint64_t total = 0;
+	for (char *p = buf; p < buf + len;) {
+		char *nl = memchr(p, '\n', (size_t)(buf + len - p));
+		char *sp = nl;
+		while (sp > p && sp[-1] != ' ')
+			sp--;
+		size_t key_len = (size_t)(sp - 1 - p);
+		total += strtoull(sp, NULL, 10);
+		if (prev) {
+			size_t m = prev_len < key_len ? prev_len : key_len;
+			int c = memcmp(prev, p, m);
+			CHECK(c < 0 || (c == 0 && prev_len < key_len));
+		}
+		prev = p;
+		prev_len = key_len;
+		lines++;
+		p = nl + 1;
+	}
+	CHECK(total == 20000);
+	CHECK(lines == distinct);
+	CHECK(lines < fold_table_nr_stacks(t)); /* some stacks did join to equal texts */
+	free(buf);
+	fold_table_free(t);
+}
+
 static double now(void)
 {
 	struct timespec ts;
@@ -189,6 +262,7 @@ int main(void)
 	test_text_and_edges();
 	test_saturation();
 	test_many();
+	test_random_order();
 	bench_adds();
 	if (failures)
 		fprintf(stderr, "%d check(s) failed\n", failures);
