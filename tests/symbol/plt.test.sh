@@ -16,3 +16,17 @@ for exe in plt_pie plt_nopie; do
 	expect_line $exe.data "(@plt|_init)\+0x[0-9a-f]+ \($TEST_TMP/$exe\)"
 	expect_line $exe.data "tiny_(add|mix)\+0x[0-9a-f]+ \($TEST_TMP/libtiny.so\)"
 done
+
+# IBT: calls go through .plt.sec, which perf 6.1 does not name.
+if gcc -fcf-protection=full -x c -c -o /dev/null /dev/null 2>/dev/null; then
+	gcc -O1 -g -fno-omit-frame-pointer -fcf-protection=full -shared -fPIC -o libtiny.so \
+		"$PROGS/plt_lib.c" || fail "build ibt lib"
+	gcc -O1 -g -fno-omit-frame-pointer -fcf-protection=full -Wl,-z,ibtplt -o plt_ibt \
+		"$PROGS/plt_main.c" -L. -ltiny -Wl,-rpath,"$TEST_TMP" || fail "build ibt"
+	if readelf -S plt_ibt | grep -q '\.plt\.sec'; then
+		record plt_ibt.data ./plt_ibt 30000000
+		compare plt_ibt.data
+	else
+		echo "note: the linker made no .plt.sec; IBT case not checked"
+	fi
+fi
