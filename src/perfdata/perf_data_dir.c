@@ -5,7 +5,8 @@
  * Every file is mapped.  The reader reads one file at a time (see read_dir_record in
  * perf_record_reader.c); the active file's state lives in the reader's own fields and
  * perf_dir_switch() swaps it with the state kept here.  The data files are taken in the
- * order the directory lists them, skipping empty ones, as perf 6.1 does. */
+ * order the directory lists them (readdir), skipping empty ones and anything that is not
+ * a regular file, as perf 6.1 does. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -15,6 +16,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <zstd.h>
 
 #include "base/xalloc.h"
 #include "perfdata/perf_reader_internal.h"
@@ -113,9 +115,15 @@ int perf_dir_open(struct perf_reader *r, const char *dir, struct tephra_error *e
 		const uint8_t *map;
 		size_t size;
 
+		struct stat st;
+
 		if (strncmp(de->d_name, "data.", 5))
 			continue;
 		path = join(dir, de->d_name);
+		if (stat(path, &st) || !S_ISREG(st.st_mode)) { /* perf skips these too */
+			free(path);
+			continue;
+		}
 		if (map_file(path, &map, &size, err)) {
 			free(path);
 			closedir(d);
@@ -157,6 +165,7 @@ static void save_active(struct perf_reader *r)
 	p->map_size = r->map_size;
 	p->pos = r->pos;
 	p->end = r->end;
+	p->zstd = r->zstd;
 	p->dbuf = r->dbuf;
 	p->dbuf_len = r->dbuf_len;
 	p->dbuf_cap = r->dbuf_cap;
@@ -177,6 +186,7 @@ void perf_dir_switch(struct perf_reader *r, size_t to)
 	r->map_size = p->map_size;
 	r->pos = p->pos;
 	r->end = p->end;
+	r->zstd = p->zstd;
 	r->dbuf = p->dbuf;
 	r->dbuf_len = p->dbuf_len;
 	r->dbuf_cap = p->dbuf_cap;
@@ -190,6 +200,8 @@ void perf_dir_close(struct perf_reader *r)
 	for (size_t i = 0; i < r->nr_parts; i++) {
 		if (r->parts[i].map)
 			munmap((void *)r->parts[i].map, r->parts[i].map_size);
+		if (r->parts[i].zstd)
+			ZSTD_freeDStream(r->parts[i].zstd);
 		free(r->parts[i].dbuf);
 		free(r->parts[i].path);
 	}
@@ -198,6 +210,7 @@ void perf_dir_close(struct perf_reader *r)
 	r->nr_parts = 0;
 	r->map = NULL;
 	r->dbuf = NULL;
+	r->zstd = NULL;
 	r->path = r->dir_path; /* freed with the reader */
 	r->dir_path = NULL;
 }

@@ -24,6 +24,7 @@ struct perf_input_part {
 	const uint8_t *map;
 	size_t map_size;
 	uint64_t pos, end;
+	void *zstd;              /* each file is its own zstd stream */
 	uint8_t *dbuf;
 	size_t dbuf_len, dbuf_cap;
 	uint64_t released, release_next;

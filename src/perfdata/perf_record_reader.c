@@ -763,10 +763,10 @@ void perf_reader_close(struct perf_reader *r)
 			free((void *)r->ready[i].rec);
 	free(r->ready);
 	perf_queue_release(&r->queue);
+	if (r->nr_parts)
+		perf_dir_close(r); /* frees every part's map, buffers, zstd stream and path */
 	if (r->zstd)
 		ZSTD_freeDStream(r->zstd);
-	if (r->nr_parts)
-		perf_dir_close(r); /* frees every part's map, buffer and path */
 	free(r->dbuf);
 	free(r->sbuf);
 	if (r->map && r->map_is_mmap)

@@ -26,9 +26,10 @@ record l -a -F 20000 -m 1 -g -o l.data -- sleep 0.3
 perf record -q -z -g -o - -- bash -c burn > zp.data 2>/dev/null || { echo "pipe -z record failed"; exit 1; }
 # a perf.data directory: one data.N file per recording thread
 record t --threads -a -g -o t.data -- sleep 0.3
+record tz -z --threads -a -g -o tz.data -- sleep 0.3
 
 fail=0
-for f in g z p zp two a d l t; do
+for f in g z p zp two a d l t tz; do
 	add=0
 	case $f in p|zp) add=16;; esac
 	if [ "$add" = 16 ]; then perf script -D -i - < "$f.data"; else perf script -D -i "$f.data"; fi 2>/dev/null | canon_perf $add > "$f.perf"
