@@ -3,18 +3,71 @@
 
 #include <string.h>
 
+#include "base/xalloc.h"
 #include "perfdata/perf_record_reader.h"
+
+/* The inline entries of one (object, address). */
+struct inline_list {
+	size_t n;
+	const char **names;
+	unsigned char *inlined;
+};
 
 void frame_resolver_init(struct frame_resolver *r, struct machine *m)
 {
 	memset(r, 0, sizeof(*r));
 	r->machine = m;
 	hashmap_init(&r->sym_cache);
+	hashmap_init(&r->inline_cache);
 }
 
 void frame_resolver_release(struct frame_resolver *r)
 {
 	hashmap_release(&r->sym_cache);
+	hashmap_release(&r->inline_cache);
+	for (size_t i = 0; i < r->nr_inline_lists; i++) {
+		for (size_t j = 0; j < r->inline_lists[i].n; j++)
+			free((char *)r->inline_lists[i].names[j]);
+		free(r->inline_lists[i].names);
+		free(r->inline_lists[i].inlined);
+	}
+	free(r->inline_lists);
+}
+
+static void add_inline(void *arg, const char *name, int inlined)
+{
+	struct inline_list *l = arg;
+	l->names = xrealloc(l->names, (l->n + 1) * sizeof(*l->names));
+	l->inlined = xrealloc(l->inlined, l->n + 1);
+	l->names[l->n] = xstrdup(name);
+	l->inlined[l->n++] = (unsigned char)(inlined != 0);
+}
+
+size_t frame_inlines(struct frame_resolver *r, const struct frame *f, const char *const **names,
+		     const unsigned char **inlined)
+{
+	/* perf expands only frames it unwound itself, and only when it knows the symbol */
+	if (!f->unwound || !f->obj || !f->obj->dso || f->obj->kernel || !frame_symbol(r, f))
+		return 0;
+	uint64_t key[2] = { f->obj->id, f->addr };
+	int created;
+	size_t i = hashmap_intern(&r->inline_cache, key, sizeof(key), &created);
+	struct hashmap_entry *e = hashmap_entry(&r->inline_cache, i);
+	if (created) {
+		if (r->nr_inline_lists == r->cap_inline_lists) {
+			r->cap_inline_lists = r->cap_inline_lists ? 2 * r->cap_inline_lists : 64;
+			r->inline_lists = xrealloc(r->inline_lists,
+						   r->cap_inline_lists * sizeof(*r->inline_lists));
+		}
+		struct inline_list *l = &r->inline_lists[r->nr_inline_lists];
+		memset(l, 0, sizeof(*l));
+		dso_inline_chain(f->obj->dso, f->addr, add_inline, l);
+		e->value = r->nr_inline_lists++;
+	}
+	const struct inline_list *l = &r->inline_lists[e->value];
+	*names = l->names;
+	*inlined = l->inlined;
+	return l->n;
 }
 
 void frame_resolve(const struct frame_resolver *r, const struct thread *t, unsigned cpumode,
@@ -22,6 +75,7 @@ void frame_resolve(const struct frame_resolver *r, const struct thread *t, unsig
 {
 	const struct map_entry *e = machine_find_map(r->machine, t, cpumode, ip);
 	out->ip = ip;
+	out->unwound = 0;
 	if (!e) {
 		out->obj = NULL;
 		out->addr = ip;
@@ -45,7 +99,7 @@ void frame_resolve_sample_ip(const struct frame_resolver *r, const struct thread
 
 size_t frame_resolve_callchain(const struct frame_resolver *r, const struct thread *t,
 			       const uint64_t *chain, uint64_t nr, size_t max_stack,
-			       struct frame *out)
+			       int unwound, struct frame *out)
 {
 	unsigned cpumode = PERF_MISC_USER;
 	size_t n = 0;
@@ -62,7 +116,8 @@ size_t frame_resolve_callchain(const struct frame_resolver *r, const struct thre
 				return 0; /* perf drops the whole chain on a marker it does not know */
 			continue;
 		}
-		frame_resolve(r, t, cpumode, ip, &out[n++]);
+		frame_resolve(r, t, cpumode, ip, &out[n]);
+		out[n++].unwound = unwound && cpumode == PERF_MISC_USER;
 	}
 	return n;
 }

@@ -21,11 +21,16 @@ struct frame {
 	uint64_t ip;                   /* the raw address */
 	uint64_t addr;                 /* what perf prints: map_ip for user maps, else ip */
 	const struct map_object *obj;  /* NULL: in no map ("[unknown]" dso) */
+	int unwound;                   /* a user frame unwound from DWARF: perf prints the
+					* functions inlined at it (see frame_inlines) */
 };
 
 struct frame_resolver {
 	struct machine *machine;
 	struct hashmap sym_cache;      /* key {obj id, addr} → dso_symbol pointer (or 0) */
+	struct hashmap inline_cache;   /* key {obj id, addr} → index into inline_lists */
+	struct inline_list *inline_lists;
+	size_t nr_inline_lists, cap_inline_lists;
 };
 
 void frame_resolver_init(struct frame_resolver *r, struct machine *m);
@@ -40,12 +45,21 @@ void frame_resolve(const struct frame_resolver *r, const struct thread *t, unsig
 void frame_resolve_sample_ip(const struct frame_resolver *r, const struct thread *t,
 			     unsigned cpumode, uint64_t ip, struct frame *out);
 
-/* Fills OUT[0..return) with the callchain, callee first.  OUT has room for MAX_STACK. */
+/* Fills OUT[0..return) with the callchain, callee first.  OUT has room for MAX_STACK.
+ * UNWOUND: the user part of the chain was unwound from DWARF (frames marked so). */
 size_t frame_resolve_callchain(const struct frame_resolver *r, const struct thread *t,
 			       const uint64_t *chain, uint64_t nr, size_t max_stack,
-			       struct frame *out);
+			       int unwound, struct frame *out);
 
 /* The symbol of a frame, or NULL (cached). */
 const struct dso_symbol *frame_symbol(struct frame_resolver *r, const struct frame *f);
+
+/* What perf prints in place of an unwound frame that has a symbol and DWARF inline
+ * information: the functions inlined there, innermost first, ending with the
+ * containing one.  Returns the number of entries (0: print the frame as it is); NAMES
+ * and INLINED (0 for the entry printed with the dso, 1 for "(inlined)") stay valid
+ * for the life of the resolver. */
+size_t frame_inlines(struct frame_resolver *r, const struct frame *f, const char *const **names,
+		     const unsigned char **inlined);
 
 #endif

@@ -79,6 +79,7 @@ static uint64_t sample_weight(const struct perf_fold_options *o, const struct pe
 	return s->period;
 }
 
+#define FRAME_UNWOUND (1ULL << 63) /* in a frame key's object word: unwound from DWARF */
 #define ROOT_PER_SAMPLE UINT64_MAX /* thread_roots value: the root depends on the sample */
 #define ROOT_NONE (UINT64_MAX - 1)  /* thread_roots value: the script drops these samples */
 
@@ -176,7 +177,8 @@ static size_t raw_key(struct fold_run *r, const struct perf_session_sample *ps, 
 	r->key[0] = r->root;
 	r->key[1] = ps->thread->maps->version;
 	r->key[2] = machine_kernel_maps_version(r->session->machine);
-	r->key[3] = callchain ? 0 : 1 + ps->cpumode; /* the sampled ip resolves by cpumode */
+	/* the sampled ip resolves by cpumode; unwound user frames name their inlines */
+	r->key[3] = callchain ? (uint64_t)ps->unwound : 2 + ps->cpumode;
 	r->key[4] = nr;
 	memcpy(r->key + 5, ips, nr * sizeof(*ips));
 	return 5 + nr;
@@ -190,7 +192,7 @@ static size_t resolve_sample(struct fold_run *r, const struct perf_session_sampl
 	size_t n;
 	if (callchain) {
 		n = frame_resolve_callchain(&r->session->resolver, ps->thread, s->callchain,
-					    s->nr_callchain, r->max_stack, r->frames);
+					    s->nr_callchain, r->max_stack, ps->unwound, r->frames);
 	} else {
 		/* Without callchains stackcollapse-perf.pl folds nothing at all (perf script
 		 * prints no blank line between such samples); we fold the sampled ip as a
@@ -201,7 +203,8 @@ static size_t resolve_sample(struct fold_run *r, const struct perf_session_sampl
 	}
 	for (size_t i = 0; i < n; i++) {
 		const struct frame *f = &r->frames[n - 1 - i];
-		r->addr_key[2 * i] = f->obj ? (uint64_t)f->obj->id + 1 : 0;
+		r->addr_key[2 * i] = (f->obj ? (uint64_t)f->obj->id + 1 : 0) |
+				     (f->unwound ? FRAME_UNWOUND : 0);
 		r->addr_key[2 * i + 1] = f->addr;
 	}
 	return n;
@@ -241,10 +244,39 @@ static void add_frame_ids(struct fold_run *r, const char *text, size_t len)
 }
 
 /* The folded frame ids of one (object, address), made once. */
-static size_t frame_names(struct fold_run *r, uint64_t obj_id1, uint64_t addr, int java,
+/* Folds one line perf script would print, "TEXT (DSO)" with TEXT "sym+0xoff", adding
+ * its frame ids (none when the script drops it). */
+static void fold_printed_frame(struct fold_run *r, const char *text, const char *dso,
+			       uint64_t addr, int java)
+{
+	struct strbuf *t = &r->text;
+	strbuf_reset(t);
+	strbuf_addstr(t, text);
+	strbuf_addstr(t, " (");
+	strbuf_addstr(t, dso);
+	strbuf_addch(t, ')');
+	/* split as the script's /(.+) \((.*)\)/ does: at the last " (" */
+	size_t open = 0;
+	for (size_t j = 1; j + 1 < t->len; j++)
+		if (t->buf[j] == ' ' && t->buf[j + 1] == '(')
+			open = j;
+	size_t sym_len = fold_strip_offset(t->buf, open);
+	char pc[20];
+	int pc_len = snprintf(pc, sizeof(pc), "%llx", (unsigned long long)addr);
+	strbuf_reset(&r->sb);
+	unsigned flags = r->o->name_flags & ~(unsigned)FOLD_INLINED;
+	if (java)
+		flags |= FOLD_JAVA;
+	if (fold_name_frame_text(&r->sb, t->buf, sym_len, t->buf + open + 2, t->len - open - 3,
+				 pc, (size_t)pc_len, flags))
+		add_frame_ids(r, r->sb.buf, r->sb.len);
+}
+
+/* The folded frame ids of one (object, address), made once. */
+static size_t frame_names(struct fold_run *r, uint64_t obj_word, uint64_t addr, int java,
 			  const uint32_t **ids)
 {
-	uint64_t k[3] = { obj_id1, addr, (uint64_t)java };
+	uint64_t k[3] = { obj_word, addr, (uint64_t)java };
 	int created;
 	size_t i = hashmap_intern(&r->names, k, sizeof(k), &created);
 	if (created) {
@@ -253,36 +285,36 @@ static size_t frame_names(struct fold_run *r, uint64_t obj_id1, uint64_t addr, i
 			r->name_frames = xrealloc(r->name_frames, r->cap_names * sizeof(*r->name_frames));
 			r->name_counts = xrealloc(r->name_counts, r->cap_names * sizeof(*r->name_counts));
 		}
-		struct frame f = { addr, addr, NULL };
+		uint64_t obj_id1 = obj_word & ~FRAME_UNWOUND;
+		struct frame f = { addr, addr, NULL, (obj_word & FRAME_UNWOUND) != 0 };
 		if (obj_id1)
 			f.obj = machine_object(r->session->machine, (uint32_t)(obj_id1 - 1));
-		const struct dso_symbol *sym = frame_symbol(&r->session->resolver, &f);
-		/* the frame exactly as perf script prints it: "SYM+0xOFF (DSO)" */
-		struct strbuf *t = &r->text;
-		strbuf_reset(t);
-		if (sym)
-			strbuf_addf(t, "%s+0x%llx", sym->name, (unsigned long long)(addr - sym->start));
-		else
-			strbuf_addstr(t, "[unknown]");
-		strbuf_addstr(t, " (");
-		strbuf_addstr(t, f.obj ? f.obj->name : "[unknown]");
-		strbuf_addch(t, ')');
-		/* split as the script's /(.+) \((.*)\)/ does: at the last " (" */
-		size_t open = 0;
-		for (size_t j = 1; j + 1 < t->len; j++)
-			if (t->buf[j] == ' ' && t->buf[j + 1] == '(')
-				open = j;
-		size_t sym_len = fold_strip_offset(t->buf, open);
-		char pc[20];
-		int pc_len = snprintf(pc, sizeof(pc), "%llx", (unsigned long long)addr);
-		strbuf_reset(&r->sb);
-		unsigned flags = r->o->name_flags & ~(unsigned)FOLD_INLINED;
-		if (java)
-			flags |= FOLD_JAVA;
+		struct frame_resolver *fr = &r->session->resolver;
+		const struct dso_symbol *sym = frame_symbol(fr, &f);
+		const char *const *names;
+		const unsigned char *inlined;
+		size_t n_inl = frame_inlines(fr, &f, &names, &inlined);
+		struct strbuf text = STRBUF_INIT;
 		r->name_frames[i] = (uint32_t)r->nr_frame_ids;
-		if (fold_name_frame_text(&r->sb, t->buf, sym_len, t->buf + open + 2,
-					 t->len - open - 3, pc, (size_t)pc_len, flags))
-			add_frame_ids(r, r->sb.buf, r->sb.len);
+		if (n_inl) {
+			/* perf prints the inlined functions innermost first; the script
+			 * prepends each line, so the outermost comes first here */
+			for (size_t j = n_inl; j-- > 0;) {
+				strbuf_reset(&text);
+				strbuf_addf(&text, "%s+0x%llx", names[j],
+					    (unsigned long long)(addr - sym->start));
+				fold_printed_frame(r, text.buf, inlined[j] ? "inlined" : f.obj->name,
+						   addr, java);
+			}
+		} else {
+			if (sym)
+				strbuf_addf(&text, "%s+0x%llx", sym->name,
+					    (unsigned long long)(addr - sym->start));
+			else
+				strbuf_addstr(&text, "[unknown]");
+			fold_printed_frame(r, text.buf, f.obj ? f.obj->name : "[unknown]", addr, java);
+		}
+		strbuf_release(&text);
 		r->name_counts[i] = (uint32_t)(r->nr_frame_ids - r->name_frames[i]);
 	}
 	*ids = r->frame_ids + r->name_frames[i];

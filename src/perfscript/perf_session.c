@@ -106,7 +106,8 @@ int perf_session_run(struct perf_session *s, const struct perf_session_filter *f
 			continue;
 		/* --call-graph dwarf: the recorded chain is the kernel part; add the user
 		 * frames unwound from the sample's registers and stack, as perf does */
-		if (s->unwinder && sample_has_user_stack(ev.desc, &ev.u.sample))
+		ps.unwound = s->unwinder && sample_has_user_stack(ev.desc, &ev.u.sample);
+		if (ps.unwound)
 			ev.u.sample.callchain = sample_unwind_chain(s->unwinder, ps.thread, &ev.u.sample,
 								    PERF_SCRIPT_MAX_STACK,
 								    &ev.u.sample.nr_callchain);

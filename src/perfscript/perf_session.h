@@ -43,6 +43,7 @@ struct perf_session_sample {
 	size_t event_index;
 	struct thread *thread;
 	unsigned cpumode;                    /* PERF_MISC_* of the sample */
+	int unwound;                         /* its user frames were unwound from DWARF CFI */
 };
 
 /* Opens PATH ("-": standard input).  Returns 0, or -1 with ERR. */

@@ -179,6 +179,40 @@ static void put_sym_dso(struct render *r, struct perf_session *s, unsigned f,
 	}
 }
 
+/* An unwound frame with inline information: one line per function (perf 6.1 prints
+ * "(inlined)" whether or not the dso is asked for).  Returns 0 when there is none. */
+static int put_inlines(struct render *r, struct perf_session *s, unsigned f, const struct frame *fr)
+{
+	const char *const *names;
+	const unsigned char *inlined;
+	size_t k = frame_inlines(&s->resolver, fr, &names, &inlined);
+	if (!k)
+		return 0;
+	struct out_writer *w = &r->out;
+	uint64_t off = fr->addr - frame_symbol(&s->resolver, fr)->start;
+	for (size_t j = 0; j < k; j++) {
+		out_ch(w, '\t');
+		out_hex(w, fr->addr, 16);
+		if (f & SCRIPT_SYM) {
+			out_ch(w, ' ');
+			out_str(w, names[j]);
+			if (f & SCRIPT_SYMOFF) {
+				out_write(w, "+0x", 3);
+				out_hex(w, off, 0);
+			}
+		}
+		if (!inlined[j] && (f & SCRIPT_DSO)) {
+			out_write(w, " (", 2);
+			out_str(w, fr->obj->name);
+			out_ch(w, ')');
+		}
+		if (inlined[j])
+			out_write(w, " (inlined)", 10);
+		out_ch(w, '\n');
+	}
+	return 1;
+}
+
 static int on_sample(void *arg, struct perf_session *s, const struct perf_session_sample *ps)
 {
 	struct render *r = arg;
@@ -240,8 +274,11 @@ static int on_sample(void *arg, struct perf_session *s, const struct perf_sessio
 		if (callchain) {
 			out_ch(w, '\n');
 			size_t n = frame_resolve_callchain(&s->resolver, ps->thread, smp->callchain,
-							   smp->nr_callchain, r->max_stack, r->frames);
+							   smp->nr_callchain, r->max_stack,
+							   ps->unwound, r->frames);
 			for (size_t i = 0; i < n; i++) {
+				if (put_inlines(r, s, f, &r->frames[i]))
+					continue;
 				out_ch(w, '\t');
 				out_hex(w, r->frames[i].addr, 16);
 				put_sym_dso(r, s, f, &r->frames[i]);
