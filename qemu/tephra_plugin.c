@@ -434,7 +434,10 @@ static void vcpu_syscall(qemu_plugin_id_t id, unsigned int vcpu, int64_t num, ui
 	if (num == RV_SYSCALL_RT_SIGACTION && a2) {
 		uint64_t handler;
 		/* struct sigaction as the kernel takes it: the handler comes first. */
-		if (read_guest_u64(a2, &handler) == 0 && handler > 1) {
+		int ok = read_guest_u64(a2, &handler) == 0;
+		if (st.xlen == 32)
+			handler &= 0xffffffffu; /* a 32-bit pointer, then sa_flags */
+		if (ok && handler > 1) {
 			pthread_mutex_lock(&st.lock);
 			for (size_t i = 0; i < MAX_VCPUS; i++)
 				if (st.vcpus[i])

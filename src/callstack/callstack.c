@@ -347,12 +347,16 @@ int cs_walk(const struct callstack *cs, cs_visit_fn fn, void *arg)
 	const struct cs_node *root = &cs->root;
 	const struct cs_node *n = root->first_child;
 	while (n && rc == 0) {
-		path[n->depth - 1] = n;
-		if (n->weight)
-			rc = fn(arg, path, n->depth);
+		/* Deeper than when the walk started: grown meanwhile by another thread. */
+		int fits = n->depth <= cap - 1;
+		if (fits) {
+			path[n->depth - 1] = n;
+			if (n->weight)
+				rc = fn(arg, path, n->depth);
+		}
 		if (rc)
 			break;
-		if (n->first_child) {
+		if (fits && n->first_child) {
 			n = n->first_child;
 			continue;
 		}

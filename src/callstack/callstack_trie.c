@@ -120,6 +120,9 @@ struct cs_node *cs_trie_child(struct cs_trie *t, const struct cs_host *host,
 	n->callsite = callsite;
 	n->depth = parent->depth + 1;
 	n->next_sibling = parent->first_child;
+	/* A host may walk the trie from another thread (QEMU plugin checkpoints): the node
+	 * is complete before it becomes reachable. */
+	__asm__ volatile("" ::: "memory");
 	parent->first_child = n;
 	if (n->depth > t->max_depth)
 		t->max_depth = n->depth;
