@@ -265,6 +265,20 @@ static void hex_of(const uint8_t *b, size_t n, char *out)
 	out[2 * n] = '\0';
 }
 
+/* Build-ids of different lengths (a 16-byte one recorded padded to 20) match when
+ * the common part agrees and the longer one's rest is zero. */
+static int build_id_equal(const uint8_t *a, size_t na, const uint8_t *b, size_t nb)
+{
+	size_t n = na < nb ? na : nb;
+	if (n == 0 || memcmp(a, b, n) != 0)
+		return 0;
+	const uint8_t *rest = na > nb ? a : b;
+	for (size_t i = n; i < (na > nb ? na : nb); i++)
+		if (rest[i])
+			return 0;
+	return 1;
+}
+
 static int is_regular_file(const char *path)
 {
 	struct stat sb;
@@ -315,7 +329,7 @@ static const char *pick_kallsyms(struct symbol_store *st, const struct dso *d, s
 	if (!host) {
 		uint8_t run[MAX_BUILD_ID];
 		size_t n = running_kernel_build_id(run);
-		host = n == d->build_id_size && memcmp(run, d->build_id, n) == 0;
+		host = build_id_equal(run, n, d->build_id, d->build_id_size);
 	}
 	if (host && access("/proc/kallsyms", R_OK) == 0)
 		return "/proc/kallsyms";
@@ -449,7 +463,7 @@ static void load_elf_object(struct dso *d)
 			/* perf always rejects a file whose build-id is not the recorded one */
 			uint8_t bid[MAX_BUILD_ID];
 			int n = elf_handle_build_id(&h, bid, sizeof(bid));
-			if (n != (int)d->build_id_size || memcmp(bid, d->build_id, (size_t)n) != 0) {
+			if (n < 0 || !build_id_equal(bid, (size_t)n, d->build_id, d->build_id_size)) {
 				elf_handle_close(&h);
 				continue;
 			}
