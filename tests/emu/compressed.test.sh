@@ -29,5 +29,9 @@ for xlen in 32 64; do
 	grep -q 'calls 3, returns 3, tail calls 1, underflows 0' stderr || { cat stderr; fail "RV$xlen counters"; }
 	n=$(qemu_pcs qemu-riscv$xlen ./comp$xlen | wc -l)
 	[ "$n" = 23 ] || fail "QEMU logs $n instructions for RV$xlen, expected 23"
+	# Offline from QEMU's own log: the same hand-worked profile.
+	qemu-riscv$xlen -singlestep -d exec,nochain -D comp$xlen.log ./comp$xlen
+	"$TEPHRA" trace --elf comp$xlen comp$xlen.log 2>/dev/null | LC_ALL=C sort |
+		diff -u expected - || fail "RV$xlen offline profile"
 done
 echo ok

@@ -9,6 +9,17 @@ grep -q "unknown argument 'bogus=1'" err || { cat err; fail "unknown argument me
 qemu-riscv64 -plugin "$PLUGIN,budget=12x" ./calls 2>err && fail "bad budget accepted"
 grep -q "'budget=12x' is not a number" err || { cat err; fail "bad budget message"; }
 
+# tephra emu's own argument errors.
+"$TEPHRA" emu 2>err; [ $? = 2 ] || fail "emu without a command: exit status"
+"$TEPHRA" emu -- qemu-riscv64 -plugin x.so ./calls 2>err && fail "second -plugin accepted"
+grep -q 'drop -plugin' err || { cat err; fail "-plugin message"; }
+"$TEPHRA" emu -- qemu-riscv64 -L 2>err && fail "command without guest accepted"
+grep -q 'no guest program' err || { cat err; fail "no guest message"; }
+"$TEPHRA" emu -o missing.folded -- ./no-such-guest 2>err && fail "missing guest accepted"
+grep -q 'wrote no profile' err || { cat err; fail "missing guest message"; }
+"$TEPHRA" emu --plugin /nonexistent.so -- ./calls 2>err && fail "missing plugin accepted"
+grep -q 'plugin not found' err || { cat err; fail "missing plugin message"; }
+
 # pcs= dump vs QEMU's record.
 qemu-riscv64 -plugin "$PLUGIN,out=calls.folded,pcs=calls.bin" ./calls 2>/dev/null || fail "pcs dump run"
 qemu_pcs qemu-riscv64 ./calls >calls.pcs
