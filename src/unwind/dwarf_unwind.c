@@ -396,6 +396,13 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 	}
 	res->frames[res->nr_frames].pc = pc;
 	res->frames[res->nr_frames].is_activation = activation;
+	/* libdwfl calls a frame an activation when it is initial, when a signal frame
+	 * produced it, or when its caller is a signal frame (the trampoline).  So a
+	 * non-initial activation not itself produced by a signal is the trampoline,
+	 * and the frame after it is the one the signal interrupted. */
+	res->frames[res->nr_frames].after_signal =
+		res->nr_frames >= 2 && res->frames[res->nr_frames - 1].is_activation &&
+		!res->frames[res->nr_frames - 1].after_signal;
 	res->nr_frames++;
 	u->last_unmapped = 0;
 	u->last_map = NULL;

@@ -93,16 +93,27 @@ const char *unwind_status_name(enum unwind_status s);
 
 struct unwind_frame {
 	uint64_t pc;        /* the sampled ip for frame 0, return addresses after it */
-	int is_activation;  /* 1: pc is where the frame was interrupted (frame 0, or a
-			       frame a signal interrupted): look up pc itself.
-			       0: pc is a return address: look up pc - 1 (the call) */
+	int is_activation;  /* libdwfl's flag (dwfl_frame_pc).  1: look up pc itself — frame
+			       0, a frame a signal interrupted, and the signal trampoline
+			       frame (its caller is a signal frame).  0: pc is a return
+			       address: look up pc - 1 (the call) */
+	int after_signal;   /* 1: a signal interrupted this frame (the frame before it is
+			       the signal trampoline): pc is where it stopped */
 };
 
-/* The address to symbolize for FRAME: pc, or pc - 1 for a return address.  This is
- * also what `perf script` prints for caller frames of DWARF-mode recordings. */
+/* The address to symbolize for FRAME: pc, or pc - 1 for a return address. */
 static inline uint64_t unwind_frame_lookup_pc(const struct unwind_frame *f)
 {
 	return f->is_activation ? f->pc : f->pc - 1;
+}
+
+/* The address `perf script` prints for frame INDEX of a DWARF-mode walk: perf takes
+ * one off every frame except the first and those a signal interrupted — the signal
+ * trampoline's frame included, where libdwfl says "activation" (observed with perf
+ * 6.1: a handler's return into __restore_rt prints as __restore_rt - 1, [unknown]). */
+static inline uint64_t unwind_frame_perf_pc(const struct unwind_frame *f, size_t index)
+{
+	return index == 0 || f->after_signal ? f->pc : f->pc - 1;
 }
 
 struct unwind_result {

@@ -250,7 +250,7 @@ size_t sample_unwind_callchain(struct sample_unwinder *su, const struct thread *
 		return n;
 	out[n++] = PERF_CONTEXT_USER;
 	for (size_t i = 0; i < su->last.nr_frames && n < max; i++)
-		out[n++] = unwind_frame_lookup_pc(&su->frames[i]);
+		out[n++] = unwind_frame_perf_pc(&su->frames[i], i);
 	return n;
 }
 

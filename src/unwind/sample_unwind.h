@@ -7,7 +7,8 @@
  * sample_unwind_callchain() rebuilds a sample's callchain the way perf script does for a
  * `--call-graph dwarf` recording: the recorded chain (kernel frames; perf records no user
  * entries in that mode) as it is, then PERF_CONTEXT_USER and the unwound user frames,
- * callee first, with return addresses already decremented by one as perf stores them.
+ * callee first, with return addresses already decremented by one as perf stores them
+ * (unwind_frame_perf_pc).
  * The result is a raw chain in the sample's own format, so code that walks
  * perf_sample.callchain can walk it unchanged. */
 #ifndef TEPHRA_UNWIND_SAMPLE_UNWIND_H

@@ -1,12 +1,15 @@
 /* unwind_workload.c - a program to record with `perf record --call-graph dwarf`: its
  * samples land in code of our own (built without frame pointers), in libc called back
  * into our code (qsort -> compare), and under a recursion deep enough that an 8 KiB
- * stack dump cannot hold it, so both complete and cut-short walks occur.
+ * stack dump cannot hold it, so both complete and cut-short walks occur; and in a
+ * SIGALRM handler, so walks go through the signal trampoline into interrupted code.
  *
  *   unwind_workload [ROUNDS [PROCESSES]]   (PROCESSES - 1 children forked first, so
  *                                           samples of several processes interleave) */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -43,6 +46,21 @@ __attribute__((noinline)) static unsigned long deep(int depth)
 	return deep(depth - 1) + pad[depth % 1000];
 }
 
+__attribute__((noinline)) static unsigned long handler_work(void)
+{
+	unsigned long s = 0;
+
+	for (unsigned long i = 0; i < 30000; i++)
+		s += i ^ (s << 1);
+	return s;
+}
+
+__attribute__((noinline)) static void on_alarm(int sig)
+{
+	sink += handler_work() + (unsigned)sig;
+	__asm__ volatile("" ::: "memory"); /* not a tail call: keep this frame */
+}
+
 int main(int argc, char **argv)
 {
 	int rounds = argc > 1 ? atoi(argv[1]) : 40;
@@ -59,10 +77,15 @@ int main(int argc, char **argv)
 			perror("fork");
 	}
 
+	struct itimerval every_3ms = { { 0, 3000 }, { 0, 3000 } };
+
+	signal(SIGALRM, on_alarm);
+	setitimer(ITIMER_REAL, &every_3ms, NULL);
 	for (int r = 0; r < rounds; r++) {
 		sort_work(v, sizeof(v) / sizeof(v[0]));
 		sink += deep(4 + r % 16);
 	}
+	setitimer(ITIMER_REAL, &(struct itimerval){ { 0, 0 }, { 0, 0 } }, NULL);
 	if (!child)
 		while (wait(NULL) > 0)
 			;
