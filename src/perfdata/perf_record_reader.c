@@ -243,7 +243,7 @@ static int decompress(struct perf_reader *r, const uint8_t *rec, size_t size, in
 	in.pos = 0;
 	for (;;) {
 		ZSTD_outBuffer out = { r->dbuf, r->dbuf_cap, r->dbuf_len };
-		size_t in_before = in.pos, at = 0, ret;
+		size_t in_before = in.pos, out_before = out.pos, at = 0, ret;
 
 		ret = ZSTD_decompressStream(r->zstd, &out, &in);
 		if (ZSTD_isError(ret)) {
@@ -268,10 +268,16 @@ static int decompress(struct perf_reader *r, const uint8_t *rec, size_t size, in
 		}
 		memmove(r->dbuf, r->dbuf + at, r->dbuf_len - at);
 		r->dbuf_len -= at;
+		/* Done when the input is used up and zstd had room to spare (so it holds
+		 * nothing back).  The leftover is shorter than one record, so the buffer
+		 * always has room and every call consumes or produces something. */
 		if (in.pos == in.size && out.pos < out.size)
 			break;
-		if (in.pos == in_before && at == 0 && out.pos == r->dbuf_len && out.pos == out.size)
-			break; /* cannot happen: the buffer always has room for one record */
+		if (in.pos == in_before && out.pos == out_before) {
+			tephra_error_at(err, r->path, off, "PERF_RECORD_COMPRESSED: zstd makes no "
+					"progress");
+			return -1;
+		}
 	}
 	return 0;
 }
@@ -295,6 +301,8 @@ static int handle_user_record(struct perf_reader *r, const uint8_t *rec, size_t 
 		break;
 	case PERF_REC_HEADER_ATTR: {
 		uint32_t attr_size = size >= 16 ? pb_u32(rec + 12) : 0;
+		if (size >= 16 && attr_size == 0)
+			attr_size = 64; /* perf's first attr layout did not fill in its size */
 		if (attr_size < 64 || attr_size > size - 8) {
 			tephra_error_at(err, r->path, off, "PERF_RECORD_HEADER_ATTR: attr size %" PRIu32
 					" does not fit the record (%zu bytes)", attr_size, size);

@@ -1,4 +1,5 @@
-/* perf_record_reader.h - decodes a perf.data file (or a pipe-mode stream) into events.
+/* perf_record_reader.h - decodes a perf.data file (or a pipe-mode stream, or a perf.data
+ * directory) into events.
  *
  * The reader knows bytes, not symbols: it parses the header, the attrs, the feature
  * sections and every record, decompresses COMPRESSED/COMPRESSED2 records (zstd), and
@@ -312,8 +313,11 @@ struct perf_reader_options {
 	void *progress_arg;
 };
 
-/* Opens PATH ("-" = standard input, pipe mode).  On return all attrs and header
- * features that precede the first data record are known.  Returns 0, or -1 with ERR. */
+/* Opens PATH: a perf.data file, a pipe-mode stream saved to a file, a perf.data
+ * directory (perf record --threads), or "-" for standard input (pipe mode streamed; a
+ * file-mode perf.data on a pipe is read into memory first).  On return all attrs and
+ * header features that precede the first data record are known.  Returns 0, or -1 with
+ * ERR. */
 int perf_reader_open(struct perf_reader **out, const char *path,
 		     const struct perf_reader_options *opts, struct tephra_error *err);
 
