@@ -21,6 +21,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,6 +86,7 @@ static struct plugin_state {
 	struct tb_info *tbs[TB_HASH];
 	uint64_t last_sent_signal;
 	int finished;
+	int written;                /* the final profile is on disk */
 	int installed;
 	pid_t pid;                  /* the QEMU process the plugin was installed in */
 	FILE *pcs_out;              /* pcs=PATH dump, under lock */
@@ -160,12 +162,17 @@ static void finish(const char *why)
 	/* A guest fork() forks QEMU and us: only the original process writes the file. */
 	if (getpid() != st.pid)
 		return;
-	if (__atomic_exchange_n(&st.finished, 1, __ATOMIC_ACQ_REL))
+	if (__atomic_exchange_n(&st.finished, 1, __ATOMIC_ACQ_REL)) {
+		/* Another thread is writing: wait, the caller may _exit() next. */
+		while (!__atomic_load_n(&st.written, __ATOMIC_ACQUIRE))
+			sched_yield();
 		return;
+	}
 	write_profile(1, why);
 	if (st.pcs_out && fclose(st.pcs_out) != 0)
 		fprintf(stderr, "tephra plugin: cannot write the pc dump: %m\n");
 	st.pcs_out = NULL;
+	__atomic_store_n(&st.written, 1, __ATOMIC_RELEASE);
 }
 
 /* Instructions of TB from pc AT to its end (AT inside TB). */
