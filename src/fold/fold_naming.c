@@ -137,9 +137,11 @@ static void name_piece(struct strbuf *out, const char *func, size_t func_len,
 	}
 }
 
-int fold_name_frame_text(struct strbuf *out, const char *sym, size_t sym_len,
-			 const char *dso, size_t dso_len, const char *pc, size_t pc_len,
-			 unsigned flags)
+int fold_name_frame_text_each(struct strbuf *out, const char *sym, size_t sym_len,
+			      const char *dso, size_t dso_len, const char *pc, size_t pc_len,
+			      unsigned flags,
+			      void (*after_piece)(void *arg, struct strbuf *out, int is_unknown),
+			      void *arg)
 {
 	/* The script skips names starting with '(' (it meant "(process name)" lines). */
 	if (sym_len > 0 && sym[0] == '(')
@@ -157,7 +159,8 @@ int fold_name_frame_text(struct strbuf *out, const char *sym, size_t sym_len,
 		return 0;
 
 	size_t start = 0;
-	int piece = 0;
+	int piece = 0, is_unknown = 0;
+	int dso_unknown = bytes_eq(dso, dso_len, "[unknown]");
 	while (start <= end) {
 		const char *arrow = memmem(sym + start, end - start, "->", 2);
 		size_t stop = arrow ? (size_t)(arrow - sym) : end;
@@ -165,12 +168,24 @@ int fold_name_frame_text(struct strbuf *out, const char *sym, size_t sym_len,
 			strbuf_addch(out, ';');
 		name_piece(out, sym + start, stop - start, dso, dso_len, pc, pc_len, flags,
 			   piece > 0 || (flags & FOLD_INLINED));
+		if (dso_unknown && bytes_eq(sym + start, stop - start, "[unknown]"))
+			is_unknown = 1;
+		if (after_piece)
+			after_piece(arg, out, is_unknown);
 		piece++;
 		if (!arrow)
 			break;
 		start = stop + 2;
 	}
 	return 1;
+}
+
+int fold_name_frame_text(struct strbuf *out, const char *sym, size_t sym_len,
+			 const char *dso, size_t dso_len, const char *pc, size_t pc_len,
+			 unsigned flags)
+{
+	return fold_name_frame_text_each(out, sym, sym_len, dso, dso_len, pc, pc_len, flags,
+					 NULL, NULL);
 }
 
 int fold_name_frame(struct strbuf *out, const char *sym, const char *dso, uint64_t addr,

@@ -40,6 +40,16 @@ int fold_name_frame_text(struct strbuf *out, const char *sym, size_t sym_len,
 			 const char *dso, size_t dso_len, const char *pc, size_t pc_len,
 			 unsigned flags);
 
+/* fold_name_frame_text, calling AFTER_PIECE (when not NULL) after each frame it
+ * appends, with IS_UNKNOWN set once a piece was "[unknown]" in an unknown dso (and for
+ * the rest of the name): the hook of stackcollapse-perf.pl's --srcline, which appends
+ * ":file:line" read from the next input line to every piece that is not unknown. */
+int fold_name_frame_text_each(struct strbuf *out, const char *sym, size_t sym_len,
+			      const char *dso, size_t dso_len, const char *pc, size_t pc_len,
+			      unsigned flags,
+			      void (*after_piece)(void *arg, struct strbuf *out, int is_unknown),
+			      void *arg);
+
 /* Length of SYM without a trailing "+0x<lowercase hex digits>" (perf script's symoff). */
 size_t fold_strip_offset(const char *sym, size_t len);
 

@@ -15,7 +15,11 @@ struct text_state {
 	const struct fold_text_options *o;
 	struct fold_text_stats *stats;
 	const char *name;
+	FILE *in;
 	uint64_t line_no;
+	uint64_t offset;        /* bytes read so far */
+	char *src_line;         /* --srcline: the source line read after a frame */
+	size_t src_cap;
 
 	int in_sample;          /* the script's $pname is set */
 	uint32_t root;          /* frame id of the root name */
@@ -148,6 +152,46 @@ static void header_line(struct text_state *s, const char *line, size_t len,
 	s->in_sample = 1;
 }
 
+/* --srcline: the line after a frame ("  file.c:12", "  libc.so.6[27b25]") is read
+ * whatever it is, loses every "[...]" and its outer blanks, and what is left is
+ * appended as ":file.c:12".  Frames unknown in an unknown map have no such line. */
+static void srcline_piece(void *arg, struct strbuf *out, int is_unknown)
+{
+	struct text_state *s = arg;
+	ssize_t got;
+
+	if (is_unknown)
+		return;
+	got = getline(&s->src_line, &s->src_cap, s->in);
+	if (got <= 0)
+		return;
+	s->line_no++;
+	s->offset += (uint64_t)got;
+	size_t len = (size_t)got;
+	if (len > 0 && s->src_line[len - 1] == '\n')
+		len--;
+	size_t w = 0;
+	for (size_t i = 0; i < len; i++) {
+		if (s->src_line[i] == '[') {
+			const char *close = memchr(s->src_line + i + 1, ']', len - i - 1);
+			if (close) {
+				i = (size_t)(close - s->src_line);
+				continue;
+			}
+		}
+		s->src_line[w++] = s->src_line[i];
+	}
+	size_t b = 0, e = w;
+	while (b < e && script_is_blank(s->src_line[b]))
+		b++;
+	while (e > b && script_is_blank(s->src_line[e - 1]))
+		e--;
+	if (e > b) {
+		strbuf_addch(out, ':');
+		strbuf_add(out, s->src_line + b, e - b);
+	}
+}
+
 static void frame_line(struct text_state *s, const struct script_frame *f)
 {
 	unsigned flags = s->o->frame_flags & (FOLD_KERNEL | FOLD_JIT | FOLD_ADDRS);
@@ -158,8 +202,9 @@ static void frame_line(struct text_state *s, const struct script_frame *f)
 		flags |= FOLD_JAVA;
 	strbuf_reset(&s->name_buf);
 	size_t sym_len = fold_strip_offset(f->sym.ptr, f->sym.len);
-	if (fold_name_frame_text(&s->name_buf, f->sym.ptr, sym_len, f->dso.ptr, f->dso.len,
-				 f->pc.ptr, f->pc.len, flags))
+	if (fold_name_frame_text_each(&s->name_buf, f->sym.ptr, sym_len, f->dso.ptr,
+				      f->dso.len, f->pc.ptr, f->pc.len, flags,
+				      s->o->srcline ? srcline_piece : NULL, s))
 		push_frames(s, s->name_buf.buf, s->name_buf.len);
 }
 
@@ -188,11 +233,11 @@ static void one_line(struct text_state *s, const char *line, size_t len)
 int fold_perf_script_text(FILE *in, const char *name, struct fold_table *t,
 			  const struct fold_text_options *o, struct tephra_error *err)
 {
-	struct text_state s = { .t = t, .o = o, .stats = o->stats, .name = name ? name : "-" };
+	struct text_state s = { .t = t, .o = o, .stats = o->stats, .name = name ? name : "-",
+				.in = in };
 	char *line = NULL;
 	size_t cap = 0;
 	ssize_t got;
-	uint64_t offset = 0;
 	int ret = 0;
 
 	if (o->event_filter && o->event_filter[0])
@@ -203,11 +248,11 @@ int fold_perf_script_text(FILE *in, const char *name, struct fold_table *t,
 	errno = 0;
 	while ((got = getline(&line, &cap, in)) > 0) {
 		s.line_no++;
+		s.offset += (uint64_t)got;
 		one_line(&s, line, (size_t)got);
-		offset += (uint64_t)got;
 	}
 	if (ferror(in)) {
-		tephra_error_at(err, s.name, (int64_t)offset, "read error: %s",
+		tephra_error_at(err, s.name, (int64_t)s.offset, "read error: %s",
 				strerror(errno ? errno : EIO));
 		ret = -1;
 	}
@@ -218,6 +263,7 @@ int fold_perf_script_text(FILE *in, const char *name, struct fold_table *t,
 			 s.filter.buf ? s.filter.buf : "");
 	}
 	free(line);
+	free(s.src_line);
 	free(s.frames);
 	strbuf_release(&s.filter);
 	strbuf_release(&s.name_buf);

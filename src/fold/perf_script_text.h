@@ -28,6 +28,9 @@ struct fold_text_options {
 	enum fold_root_mode root;   /* --pid / --tid */
 	const char *event_filter;   /* keep only this event; NULL or "" = the first event
 				     * seen (stackcollapse-perf.pl's default) */
+	int srcline;                /* input is `perf script -F+srcline`: a source line
+				     * follows each frame line; append it as ":file:line"
+				     * (stackcollapse-perf.pl --srcline) */
 	FILE *warnings;             /* "NAME:LINE: unrecognized line" etc.; NULL = silent */
 	struct fold_text_stats *stats; /* filled when not NULL */
 };

@@ -1,7 +1,7 @@
 /* fold_text_driver.c - test driver: folds perf script text read from files (or "-")
  * with stackcollapse-perf.pl's options and writes the folded lines to stdout.
  *   fold-text [--pid] [--tid] [--kernel] [--jit] [--all] [--addrs]
- *             [--event-filter=EVENT] [--stats] [FILE...]
+ *             [--srcline] [--event-filter=EVENT] [--stats] [FILE...]
  * Warnings go to stderr; --stats prints the counters to stderr at the end. */
 #include <inttypes.h>
 #include <stdio.h>
@@ -35,6 +35,8 @@ int main(int argc, char **argv)
 			o.frame_flags |= FOLD_ADDRS;
 		else if (!strncmp(a, "--event-filter=", 15))
 			o.event_filter = a + 15;
+		else if (!strcmp(a, "--srcline"))
+			o.srcline = 1;
 		else if (!strcmp(a, "--stats"))
 			show_stats = 1;
 		else if (a[0] == '-' && a[1])
