@@ -31,11 +31,16 @@ struct text_state {
 	struct strbuf filter;   /* event kept */
 	int filter_defaulted, filter_warned;
 	struct strbuf name_buf; /* scratch */
+	uint64_t nr_warned;     /* unrecognized lines seen */
 };
+
+/* Unrecognized lines come in floods (srcline lines read without --srcline: one per
+ * frame), so only the first few are shown and the end says how many there were. */
+#define MAX_LINE_WARNINGS 10
 
 static void warn(struct text_state *s, const char *what, const char *line, size_t len)
 {
-	if (!s->o->warnings)
+	if (!s->o->warnings || ++s->nr_warned > MAX_LINE_WARNINGS)
 		return;
 	fprintf(s->o->warnings, "%s:%" PRIu64 ": %s: %.*s\n", s->name, s->line_no, what,
 		(int)(len > 200 ? 200 : len), line);
@@ -256,6 +261,9 @@ int fold_perf_script_text(FILE *in, const char *name, struct fold_table *t,
 				strerror(errno ? errno : EIO));
 		ret = -1;
 	}
+	if (o->warnings && s.nr_warned > MAX_LINE_WARNINGS)
+		fprintf(o->warnings, "%s: %" PRIu64 " unrecognized lines in all (first %d shown)\n",
+			s.name, s.nr_warned, MAX_LINE_WARNINGS);
 	/* A sample not closed by a blank line is dropped, as the script drops it. */
 	if (s.stats) {
 		s.stats->lines = s.line_no;
