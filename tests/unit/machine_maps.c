@@ -165,9 +165,54 @@ static void test_threads(void)
 	machine_free(m);
 }
 
+/* Random mmaps over a small space against a brute-force model: each page remembers the
+ * object and file offset of the last map that covered it, which is what the kernel (and
+ * perf's overlap rules) leave behind. */
+static void test_random_against_pages(void)
+{
+	enum { PAGES = 64, PAGE = 0x1000, ROUNDS = 3000 };
+	static const struct map_object objs[4] = {
+		{ "/o0", NULL, 0, 0, 0 }, { "/o1", NULL, 0, 0, 1 }, { "/o2", NULL, 0, 0, 2 },
+		{ "/o3", NULL, 0, 0, 3 },
+	};
+	const struct map_object *page_obj[PAGES] = { 0 };
+	uint64_t page_off[PAGES] = { 0 };
+	struct maps *m = maps_new();
+	unsigned seed = 12345;
+	for (int round = 0; round < ROUNDS && !failures; round++) {
+		seed = seed * 1103515245 + 12345;
+		unsigned start = (seed >> 8) % PAGES;
+		seed = seed * 1103515245 + 12345;
+		unsigned len = 1 + (seed >> 8) % 12;
+		if (start + len > PAGES)
+			len = PAGES - start;
+		seed = seed * 1103515245 + 12345;
+		const struct map_object *o = &objs[(seed >> 8) % 4];
+		uint64_t pgoff = ((seed >> 12) % 16) * PAGE;
+		insert(m, (uint64_t)start * PAGE, (uint64_t)(start + len) * PAGE, pgoff, o);
+		for (unsigned p = start; p < start + len; p++) {
+			page_obj[p] = o;
+			page_off[p] = pgoff + (uint64_t)(p - start) * PAGE;
+		}
+		for (size_t i = 0; i + 1 < m->n; i++)
+			CHECK(m->v[i].end <= m->v[i + 1].start && m->v[i].start < m->v[i].end);
+		for (unsigned p = 0; p < PAGES; p++) {
+			uint64_t addr = (uint64_t)p * PAGE + 0x123;
+			const struct map_entry *e = maps_find(m, addr);
+			if (!page_obj[p]) {
+				CHECK(e == NULL);
+				continue;
+			}
+			CHECK(e && e->obj == page_obj[p] && map_entry_map_ip(e, addr) == page_off[p] + 0x123);
+		}
+	}
+	maps_put(m);
+}
+
 int main(void)
 {
 	test_overlaps();
+	test_random_against_pages();
 	test_threads();
 	if (failures)
 		fprintf(stderr, "machine_maps: %d failures\n", failures);
