@@ -126,6 +126,28 @@ static void print_sample_details(FILE *f, const struct perf_event *ev)
 			s->user_stack - 8 - ev->record);
 }
 
+/* " PID/TID: [START(LEN) @ PGOFF MAJ:MIN INO GEN]: rwxp FILE" (or "<BUILDID>" in place of
+ * the device and inode), the way perf's dump shows an MMAP2. */
+static void print_mmap2(FILE *f, const struct perf_event *ev)
+{
+	fprintf(f, " %" PRId32 "/%" PRId32 ": [%#" PRIx64 "(%#" PRIx64 ") @ %#" PRIx64,
+		(int32_t)ev->u.mmap.pid, (int32_t)ev->u.mmap.tid, ev->u.mmap.start,
+		ev->u.mmap.len, ev->u.mmap.pgoff);
+	if (ev->misc & PERF_MISC_MMAP_BUILD_ID) {
+		fputs(" <", f);
+		for (unsigned i = 0; i < ev->u.mmap.build_id_size; i++)
+			fprintf(f, "%02x", ev->u.mmap.build_id[i]);
+		fputc('>', f);
+	} else {
+		fprintf(f, " %02" PRIx32 ":%02" PRIx32 " %" PRIu64 " %" PRIu64, ev->u.mmap.maj,
+			ev->u.mmap.min, ev->u.mmap.ino, ev->u.mmap.ino_generation);
+	}
+	/* prot: PROT_READ 1, PROT_WRITE 2, PROT_EXEC 4; flags: MAP_SHARED 1 */
+	fprintf(f, "]: %c%c%c%c %s", ev->u.mmap.prot & 1 ? 'r' : '-', ev->u.mmap.prot & 2 ? 'w' : '-',
+		ev->u.mmap.prot & 4 ? 'x' : '-', ev->u.mmap.flags & 1 ? 's' : 'p',
+		ev->u.mmap.filename);
+}
+
 void perf_stat_print_event_line(FILE *f, const struct perf_event *ev)
 {
 	const char *name = perf_record_type_name(ev->type);
@@ -147,10 +169,14 @@ void perf_stat_print_event_line(FILE *f, const struct perf_event *ev)
 		return;
 	}
 	case PERF_REC_MMAP:
+		/* misc bit 13 marks a data (non-exec) mapping */
+		fprintf(f, " %" PRId32 "/%" PRId32 ": [%#" PRIx64 "(%#" PRIx64 ") @ %#" PRIx64
+			"]: %c %s", (int32_t)ev->u.mmap.pid, (int32_t)ev->u.mmap.tid,
+			ev->u.mmap.start, ev->u.mmap.len, ev->u.mmap.pgoff,
+			ev->misc & (1 << 13) ? 'r' : 'x', ev->u.mmap.filename);
+		break;
 	case PERF_REC_MMAP2:
-		fprintf(f, " %" PRId32 "/%" PRId32 ": [%#" PRIx64 "(%#" PRIx64 ") @ %#" PRIx64 "]: %s",
-			(int32_t)ev->u.mmap.pid, (int32_t)ev->u.mmap.tid, ev->u.mmap.start, ev->u.mmap.len,
-			ev->u.mmap.pgoff, ev->u.mmap.filename);
+		print_mmap2(f, ev);
 		break;
 	case PERF_REC_COMM:
 		fprintf(f, "%s: %s:%" PRId32 "/%" PRId32, ev->u.comm.exec ? " exec" : "",
@@ -163,10 +189,11 @@ void perf_stat_print_event_line(FILE *f, const struct perf_event *ev)
 			(int32_t)ev->u.fork.ptid);
 		break;
 	case PERF_REC_LOST:
-		fprintf(f, " lost %" PRIu64, ev->u.lost.lost);
+		fprintf(f, ": id:%" PRIu64 ": lost:%" PRIu64, ev->u.lost.id, ev->u.lost.lost);
 		break;
 	case PERF_REC_LOST_SAMPLES:
-		fprintf(f, " lost %" PRIu64, ev->u.lost_samples.lost);
+		fprintf(f, ": id:%" PRIu64 ": lost samples :%" PRIu64, ev->sid.id,
+			ev->u.lost_samples.lost);
 		break;
 	default:
 		break;

@@ -3,14 +3,18 @@
 # canon_perf / canon_tephra turn `perf script -D` and `tephra stat --records` into the
 # same one-line-per-record form:
 #   TIME OFFSET SIZE TYPE [PID/TID IP PERIOD [chain:N E…] [regs:ABI MASK V…] [ustack:SIZE OFF]]
+#   TIME OFFSET SIZE TYPE | the rest of perf's line     (for DETAIL_TYPES)
 # TIME is left out ("-") for perf's own records (type >= 64), whose dump shows no time.
 
 USER_TYPES='^(ATTR|EVENT_TYPE|TRACING_DATA|BUILD_ID|FINISHED_ROUND|ID_INDEX|AUXTRACE_INFO|AUXTRACE|AUXTRACE_ERROR|THREAD_MAP|CPU_MAP|STAT_CONFIG|STAT|STAT_ROUND|EVENT_UPDATE|TIME_CONV|FEATURE|COMPRESSED|FINISHED_INIT|COMPRESSED2)$'
 
+# Records whose whole dump line (after the type) is compared: every field of these.
+DETAIL_TYPES='^(MMAP|MMAP2|COMM|FORK|EXIT|LOST|LOST_SAMPLES)$'
+
 # perf script -D output on stdin; $1 = offset to add (16 for pipe mode, whose offsets
 # perf counts from after the 16-byte stream header).
 canon_perf() {
-	awk -v add="${1:-0}" -v user="$USER_TYPES" '
+	awk -v add="${1:-0}" -v user="$USER_TYPES" -v detail="$DETAIL_TYPES" '
 	function hex(s,   n, i, c) {
 		n = 0; s = tolower(s); sub(/^0x/, "", s)
 		for (i = 1; i <= length(s); i++) {
@@ -39,6 +43,9 @@ canon_perf() {
 		if (type == "SAMPLE") {
 			pt = $(k + 3); sub(/:$/, "", pt)
 			cur = cur " " pt " " $(k + 4) " " $(k + 6)
+		} else if (type ~ detail) {
+			rest = $0; sub(/^.*\]: PERF_RECORD_[A-Z0-9_]*/, "", rest)
+			cur = cur " |" rest
 		}
 	}
 	END { flush() }'
@@ -46,7 +53,7 @@ canon_perf() {
 
 # tephra stat --records output on stdin.
 canon_tephra() {
-	awk -v user="$USER_TYPES" '
+	awk -v user="$USER_TYPES" -v detail="$DETAIL_TYPES" '
 	function flush() { if (cur != "") print cur; cur = "" }
 	/^\.\.\. chain: / { cur = cur " chain:" $3; for (i = 4; i <= NF; i++) cur = cur " " $i; next }
 	/^\.\.\. user regs: / { cur = cur " regs:" $4 " " $5; for (i = 6; i <= NF; i++) cur = cur " " $i; next }
@@ -61,6 +68,9 @@ canon_tephra() {
 		if (type == "SAMPLE") {
 			pt = $5; sub(/:$/, "", pt)
 			cur = cur " " pt " " $6 " " $8
+		} else if (type ~ detail) {
+			rest = $0; sub(/^.*\]: PERF_RECORD_[A-Z0-9_]*/, "", rest)
+			cur = cur " |" rest
 		}
 	}
 	END { flush() }'
