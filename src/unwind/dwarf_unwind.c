@@ -396,13 +396,7 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 	}
 	res->frames[res->nr_frames].pc = pc;
 	res->frames[res->nr_frames].is_activation = activation;
-	/* libdwfl calls a frame an activation when it is initial, when a signal frame
-	 * produced it, or when its caller is a signal frame (the trampoline).  So a
-	 * non-initial activation not itself produced by a signal is the trampoline,
-	 * and the frame after it is the one the signal interrupted. */
-	res->frames[res->nr_frames].after_signal =
-		res->nr_frames >= 2 && res->frames[res->nr_frames - 1].is_activation &&
-		!res->frames[res->nr_frames - 1].after_signal;
+	res->frames[res->nr_frames].after_signal = 0; /* see mark_signal_frames() */
 	res->nr_frames++;
 	u->last_unmapped = 0;
 	u->last_map = NULL;
@@ -424,6 +418,45 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 		return DWARF_CB_ABORT;
 	}
 	return DWARF_CB_OK;
+}
+
+/* Does the CFI covering PC mark it as a signal trampoline ('S' augmentation)? */
+static int is_signal_trampoline(struct dwarf_unwinder *u, uint64_t pc)
+{
+	Dwfl_Module *mod = dwfl_addrmodule(u->dwfl, pc);
+	Dwarf_CFI *cfis[2];
+	Dwarf_Addr bias[2] = { 0, 0 };
+	bool signal = false;
+
+	if (!mod)
+		return 0;
+	cfis[0] = dwfl_module_eh_cfi(mod, &bias[0]);
+	cfis[1] = cfis[0] ? NULL : dwfl_module_dwarf_cfi(mod, &bias[1]);
+	for (int i = 0; i < 2; i++) {
+		Dwarf_Frame *frame = NULL;
+
+		if (!cfis[i] || dwarf_cfi_addrframe(cfis[i], pc - bias[i], &frame) != 0)
+			continue;
+		dwarf_frame_info(frame, NULL, NULL, &signal);
+		free(frame);
+		break;
+	}
+	return signal;
+}
+
+/* libdwfl calls a frame an activation when it is the first, when a signal interrupted
+ * it, and when it is the signal trampoline itself, and does not say which; perf prints
+ * the two differently (unwind_frame_perf_pc).  A non-first activation whose previous
+ * frame is a trampoline by its CFI is the interrupted one.  Only activations are
+ * looked at: in most walks there are none past frame 0. */
+static void mark_signal_frames(struct dwarf_unwinder *u)
+{
+	struct unwind_result *res = u->res;
+
+	for (size_t i = 1; i < res->nr_frames; i++)
+		if (res->frames[i].is_activation)
+			res->frames[i].after_signal =
+				is_signal_trampoline(u, unwind_frame_lookup_pc(&res->frames[i - 1]));
 }
 
 /* Why a walk ended without reaching an outermost frame. */
@@ -528,6 +561,8 @@ size_t dwarf_unwind_sample(struct dwarf_unwinder *u, const struct unwind_sample_
 		 * the walk was cut, not finished. */
 		classify_failure(u);
 	}
+	if (u->dwfl)
+		mark_signal_frames(u);
 out:
 	u->stats.nr_modules_reported = u->space.nr_reported;
 	u->stats.nr_by_status[res->status]++;

@@ -206,9 +206,11 @@ static struct process_unwinder *process_unwinder(struct sample_unwinder *su, int
 
 int sample_has_user_stack(const struct perf_event_desc *desc, const struct perf_sample *s)
 {
+	/* perf unwinds nothing, not even the sampled ip, when the kernel could copy no
+	 * stack (dyn_size 0: e.g. the sample hit a page fault on the stack itself) */
 	return desc && (desc->attr.sample_type & PERF_ST_REGS_USER) &&
 	       (desc->attr.sample_type & PERF_ST_STACK_USER) && s->user_regs &&
-	       s->user_regs_abi != 0 && s->user_stack_size > 0;
+	       s->user_regs_abi != 0 && s->user_stack_size > 0 && s->user_stack_dyn_size > 0;
 }
 
 size_t sample_unwind_callchain(struct sample_unwinder *su, const struct thread *t,

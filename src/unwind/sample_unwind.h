@@ -30,7 +30,8 @@ struct sample_unwinder *sample_unwinder_new(struct machine *m, const struct perf
 					    struct tephra_error *err);
 void sample_unwinder_free(struct sample_unwinder *su);
 
-/* Does this sample carry what DWARF unwinding needs (user registers and stack)? */
+/* Does this sample carry what DWARF unwinding needs (user registers and a non-empty
+ * stack copy)?  As in perf, samples without are left with their recorded chain. */
 int sample_has_user_stack(const struct perf_event_desc *desc, const struct perf_sample *s);
 
 /* Writes the callchain described above into OUT (room for MAX entries, markers

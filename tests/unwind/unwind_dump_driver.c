@@ -95,8 +95,15 @@ int main(int argc, char **argv)
 			machine_process_event(machine, &ev);
 			continue;
 		}
-		if (!sample_has_user_stack(ev.desc, s))
+		if (!ev.desc || !(ev.desc->attr.sample_type & PERF_ST_REGS_USER))
 			continue;
+		if (!sample_has_user_stack(ev.desc, s)) {
+			/* perf prints such a sample without user frames; so do we */
+			if (!quiet)
+				printf("%u %" PRIu64 ".%09" PRIu64 ": no stack copied\n\n", s->tid,
+				       s->time / 1000000000, s->time % 1000000000);
+			continue;
+		}
 		t = machine_findnew_thread(machine, (int32_t)s->pid, (int32_t)s->tid);
 		t0 = now();
 		if (fresh) {
