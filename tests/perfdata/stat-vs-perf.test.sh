@@ -83,5 +83,8 @@ for f in g two z p l t; do
 		check "$f build-ids" "$f.bid.perf" "$f.bid.tephra"
 	fi
 done
+# a file-mode perf.data on a pipe is read whole first: same report as from the file
+cat g.data | "$TEPHRA" stat - > g.pipe.stat || { echo "tephra stat - failed on a piped file"; fail=1; }
+check "g through a pipe" g.stat g.pipe.stat
 grep -q 'lost samples: 0$' l.lost.perf && echo "note: the lossy recording lost nothing this time"
 exit $fail
