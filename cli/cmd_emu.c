@@ -179,12 +179,7 @@ int cmd_emu(int argc, char **argv)
 		rc = 2;
 		goto out;
 	}
-	char guest_real[PATH_MAX];
-	int have_guest_path = realpath(guest, guest_real) != NULL && !strchr(guest_real, ',');
-
 	strbuf_addf(&parg, "%s,out=%s", plugin, folded);
-	if (have_guest_path)
-		strbuf_addf(&parg, ",elf=%s", guest_real);
 	if (raw)
 		strbuf_addstr(&parg, ",raw=on");
 	if (nest)

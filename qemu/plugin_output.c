@@ -14,12 +14,12 @@ void plugin_output_init(struct plugin_output *o, const char *path)
 }
 
 int plugin_output_write(struct plugin_output *o, struct callstack *const *stacks, size_t n,
-			const struct guest_syms *syms, int raw, int final, const char *why)
+			const struct trace_namer *namer, int raw, int final, const char *why)
 {
 	struct fold_table *ft = fold_table_new();
 	struct trace_counts c = { 0 };
 	for (size_t i = 0; i < n; i++) {
-		trace_fold_add(ft, stacks[i], syms, raw);
+		trace_fold_add(ft, stacks[i], namer, raw);
 		trace_counts_add(&c, stacks[i]);
 	}
 	char tmp[4200];

@@ -7,7 +7,7 @@
 #include <stddef.h>
 
 #include "callstack/callstack.h"
-#include "trace/guest_syms.h"
+#include "trace/trace_fold.h"
 
 struct plugin_output {
 	char path[4096];
@@ -20,6 +20,6 @@ void plugin_output_init(struct plugin_output *o, const char *path);
  * also prints "tephra emu: <counters>" on stderr, followed by "(WHY)" when WHY is not
  * NULL.  Returns 0, or -1 (reported on stderr) when the file cannot be written. */
 int plugin_output_write(struct plugin_output *o, struct callstack *const *stacks, size_t n,
-			const struct guest_syms *syms, int raw, int final, const char *why);
+			const struct trace_namer *namer, int raw, int final, const char *why);
 
 #endif

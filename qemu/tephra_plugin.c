@@ -9,7 +9,6 @@
  *
  * Arguments (-plugin libtephra-qemu.so,key=value,...):
  *   out=PATH         folded output (default tephra-emu.folded)
- *   elf=PATH         guest executable for symbols (default: the binary QEMU runs)
  *   raw=on           hex addresses instead of names (call sites; leaf = executing pc)
  *   nest=on          tail calls nest under the tail-caller
  *   budget=N         stop the guest after exactly N instructions
@@ -33,7 +32,8 @@
 #include "qemu_plugin_api.h"
 #include "qemu/plugin_output.h"
 #include "riscv/rv_tracker.h"
-#include "trace/guest_elf.h"
+#include "qemu/plugin_modules.h"
+#include "trace/guest_modules.h"
 #include "trace/trace_fold.h"
 
 TEPHRA_PLUGIN_EXPORT int qemu_plugin_version = TEPHRA_QEMU_PLUGIN_API_VERSION;
@@ -69,9 +69,7 @@ struct vcpu_state {
 
 static struct plugin_state {
 	struct plugin_output out;
-	struct guest_elf elf;
-	int have_elf;
-	int elf_tried;
+	struct guest_modules mods;  /* guest ELF files with their biases, added as found */
 	int xlen;
 	int raw;
 	struct cs_options csopts;
@@ -151,7 +149,8 @@ static void write_profile(int final, const char *why)
 			stacks[n++] = st.vcpus[i]->cs;
 	for (struct vcpu_state *r = st.retired; r; r = r->retired_next)
 		stacks[n++] = r->cs;
-	plugin_output_write(&st.out, stacks, n, st.have_elf ? &st.elf.syms : NULL, st.raw, final,
+	struct trace_namer namer = { guest_modules_name, &st.mods };
+	plugin_output_write(&st.out, stacks, n, &namer, st.raw, final,
 			    why);
 	free(stacks);
 	pthread_mutex_unlock(&st.lock);
@@ -178,24 +177,10 @@ static void finish(const char *why)
 /* Instructions of TB from pc AT to its end (AT inside TB). */
 static uint32_t insns_from(const struct tb_info *tb, uint64_t at)
 {
-	if (tb->pcs) {
-		for (uint32_t i = 0; i < tb->n; i++)
-			if (tb->pcs[i] == at)
-				return tb->n - i;
-		return 0;
-	}
-	/* Without the pc list: count by decoding from the ELF. */
-	uint32_t k = 0;
-	uint64_t pc = tb->pc;
-	while (pc < at && k < tb->n) {
-		uint32_t bits;
-		int avail = st.have_elf ? guest_elf_fetch(&st.elf, pc, &bits) : 0;
-		if (avail < 2)
-			return 0;
-		pc += (uint64_t)rv_insn_len((uint16_t)bits);
-		k++;
-	}
-	return pc == at ? tb->n - k : 0;
+	for (uint32_t i = 0; i < tb->n; i++)
+		if (tb->pcs[i] == at)
+			return tb->n - i;
+	return 0;
 }
 
 static void arrive(struct vcpu_state *v, const struct tb_info *tb)
@@ -311,11 +296,11 @@ leave:
 
 static uint8_t cross_of(uint64_t from, uint64_t to)
 {
-	if (!st.have_elf)
+	uint64_t a, b;
+	plugin_modules_ensure(&st.mods, &st.lock, st.guest_base, to);
+	if (!guest_modules_func_of(&st.mods, from, &a) || !guest_modules_func_of(&st.mods, to, &b))
 		return RV_SAME_FUNC;
-	const struct guest_func *a = guest_syms_find(&st.elf.syms, from);
-	const struct guest_func *b = guest_syms_find(&st.elf.syms, to);
-	return a && b && a != b ? RV_OTHER_FUNC : RV_SAME_FUNC;
+	return a != b ? RV_OTHER_FUNC : RV_SAME_FUNC;
 }
 
 static int same_tb(const struct tb_info *a, const struct tb_info *b)
@@ -345,30 +330,9 @@ static struct tb_info *intern_tb(struct tb_info *nw)
 	return nw;
 }
 
-static void load_elf(const char *path)
-{
-	struct tephra_error err;
-	st.elf_tried = 1;
-	if (guest_elf_open(&st.elf, path, &err) == 0)
-		st.have_elf = 1;
-	else
-		fprintf(stderr, "tephra plugin: no symbols: %s\n", err.msg);
-}
-
 static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 {
 	(void)id;
-	if (!st.elf_tried) {
-		/* QEMU knows the guest binary only once it has loaded it. */
-		pthread_mutex_lock(&st.lock);
-		if (!st.elf_tried) {
-			const char *path = qemu_plugin_path_to_binary();
-			if (path)
-				load_elf(path);
-			st.elf_tried = 1;
-		}
-		pthread_mutex_unlock(&st.lock);
-	}
 	size_t n = qemu_plugin_tb_n_insns(tb);
 	if (n == 0)
 		return;
@@ -377,15 +341,24 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		return;
 	info->pc = qemu_plugin_tb_vaddr(tb);
 	info->n = (uint32_t)n;
-	if (st.raw || st.pcs_out)
-		info->pcs = calloc(n, sizeof(*info->pcs));
+	info->pcs = calloc(n, sizeof(*info->pcs));
+	if (!info->pcs) {
+		free(info);
+		return;
+	}
+	if (!st.guest_base_known) {
+		struct qemu_plugin_insn *first = qemu_plugin_tb_get_insn(tb, 0);
+		st.guest_base = (int64_t)((uint64_t)(uintptr_t)qemu_plugin_insn_haddr(first) -
+					  qemu_plugin_insn_vaddr(first));
+		st.guest_base_known = 1;
+	}
 	for (size_t i = 0; i < n; i++) {
 		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
 		uint64_t pc = qemu_plugin_insn_vaddr(insn);
-		if (info->pcs)
-			info->pcs[i] = pc;
-		const struct guest_func *fn = st.have_elf ? guest_syms_find(&st.elf.syms, pc) : NULL;
-		if (fn && fn->start == pc) {
+		info->pcs[i] = pc;
+		plugin_modules_ensure(&st.mods, &st.lock, st.guest_base, pc);
+		uint64_t start;
+		if (guest_modules_func_of(&st.mods, pc, &start) && start == pc) {
 			if (i == 0) {
 				info->starts_func = 1;
 			} else {
@@ -408,10 +381,6 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		info->end = pc + size;
 		if (info->last.flow == RV_FLOW_JUMP || info->last.flow == RV_FLOW_BRANCH)
 			info->cross = cross_of(pc, pc + (uint64_t)(int64_t)info->last.imm);
-		if (!st.guest_base_known) {
-			st.guest_base = (int64_t)((uint64_t)(uintptr_t)qemu_plugin_insn_haddr(insn) - pc);
-			st.guest_base_known = 1;
-		}
 	}
 	info = intern_tb(info);
 	qemu_plugin_register_vcpu_tb_exec_cb(tb, tb_exec, QEMU_PLUGIN_CB_NO_REGS, info);
@@ -510,7 +479,7 @@ TEPHRA_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_inf
 		return -1;
 	}
 	st.xlen = strcmp(info->target_name, "riscv32") == 0 ? 32 : 64;
-	const char *out = "tephra-emu.folded", *elf = NULL;
+	const char *out = "tephra-emu.folded";
 	for (int i = 0; i < argc; i++) {
 		const char *a = argv[i], *eq = strchr(a, '=');
 		if (!eq) {
@@ -522,8 +491,6 @@ TEPHRA_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_inf
 		int bad = 0;
 		if (klen == 3 && !strncmp(a, "out", 3))
 			out = val;
-		else if (klen == 3 && !strncmp(a, "elf", 3))
-			elf = val;
 		else if (klen == 3 && !strncmp(a, "raw", 3))
 			st.raw = bool_arg(val);
 		else if (klen == 4 && !strncmp(a, "nest", 4))
@@ -547,11 +514,11 @@ TEPHRA_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_inf
 			return -1;
 		}
 	}
-	if (elf)
-		load_elf(elf);
-	/* The lookup reads st.elf.syms, empty until the ELF is loaded. */
 	st.csopts.match = CS_MATCH_RETADDR;
-	st.host = trace_libc_host(&st.elf.syms);
+	/* Function lookups go to the modules, found as the guest runs. */
+	st.host = trace_libc_host(NULL);
+	st.host.ctx = &st.mods;
+	st.host.func_of = guest_modules_func_of;
 	st.next_checkpoint = st.checkpoint;
 	plugin_output_init(&st.out, out);
 

@@ -78,6 +78,7 @@ static int load_segments(struct guest_elf *g, Elf *elf, struct tephra_error *err
 		}
 		struct guest_segment *s = &g->segs[g->nsegs++];
 		s->vaddr = ph.p_vaddr;
+		s->offset = ph.p_offset;
 		s->size = ph.p_filesz;
 		s->bytes = xmalloc(ph.p_filesz ? ph.p_filesz : 1);
 		memcpy(s->bytes, image + ph.p_offset, ph.p_filesz);

@@ -12,6 +12,7 @@
 
 struct guest_segment {
 	uint64_t vaddr;
+	uint64_t offset; /* p_offset: where the segment starts in the file */
 	uint64_t size;   /* bytes present in the file (p_filesz) */
 	uint8_t *bytes;
 };

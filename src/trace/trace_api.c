@@ -268,8 +268,9 @@ void tephra_trace_thread(struct tephra_trace *t, uint64_t tid)
 int tephra_trace_write_folded(struct tephra_trace *t, FILE *out)
 {
 	struct fold_table *ft = fold_table_new();
+	struct trace_namer namer = trace_namer_syms(t->symp);
 	for (size_t i = 0; i < t->nthreads; i++)
-		trace_fold_add(ft, t->threads[i].cs, t->symp, !!(t->flags & TEPHRA_TRACE_RAW));
+		trace_fold_add(ft, t->threads[i].cs, &namer, !!(t->flags & TEPHRA_TRACE_RAW));
 	int rc = fold_table_write(ft, out);
 	fold_table_free(ft);
 	return rc;

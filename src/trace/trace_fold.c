@@ -28,9 +28,21 @@ struct cs_host trace_libc_host(const struct guest_syms *syms)
 	return h;
 }
 
+static const char *syms_name(void *ctx, uint64_t func)
+{
+	const struct guest_func *f = ctx ? guest_syms_by_start(ctx, func) : NULL;
+	return f ? f->name : NULL;
+}
+
+struct trace_namer trace_namer_syms(const struct guest_syms *syms)
+{
+	struct trace_namer n = { syms_name, (void *)syms };
+	return n;
+}
+
 struct fold_walk {
 	struct fold_table *ft;
-	const struct guest_syms *syms;
+	const struct trace_namer *namer;
 	int raw;
 	uint32_t *ids;
 	size_t cap;
@@ -56,8 +68,8 @@ static size_t frame_name(const struct fold_walk *w, const struct cs_node *const 
 		}
 		return (size_t)snprintf(buf, cap, "0x%" PRIx64, addr);
 	}
-	const struct guest_func *f = w->syms ? guest_syms_by_start(w->syms, node->func) : NULL;
-	return (size_t)snprintf(buf, cap, "%s", f ? f->name : "[unknown]");
+	const char *name = w->namer ? w->namer->name(w->namer->ctx, node->func) : NULL;
+	return (size_t)snprintf(buf, cap, "%s", name ? name : "[unknown]");
 }
 
 static int visit(void *arg, const struct cs_node *const *path, size_t n)
@@ -83,9 +95,9 @@ static int visit(void *arg, const struct cs_node *const *path, size_t n)
 }
 
 void trace_fold_add(struct fold_table *ft, const struct callstack *cs,
-		    const struct guest_syms *syms, int raw)
+		    const struct trace_namer *namer, int raw)
 {
-	struct fold_walk w = { ft, syms, raw, NULL, 0 };
+	struct fold_walk w = { ft, namer, raw, NULL, 0 };
 	cs_walk(cs, visit, &w);
 	free(w.ids);
 }

@@ -18,9 +18,17 @@
 /* A cs_host over calloc/free whose function lookup is SYMS (may be NULL). */
 struct cs_host trace_libc_host(const struct guest_syms *syms);
 
+/* Names functions by their id (start address): NULL when unknown ("[unknown]"). */
+struct trace_namer {
+	const char *(*name)(void *ctx, uint64_t func);
+	void *ctx;
+};
+/* A namer over one symbol table (SYMS may be NULL: everything unknown). */
+struct trace_namer trace_namer_syms(const struct guest_syms *syms);
+
 /* Adds every path of CS with weight to FT. */
 void trace_fold_add(struct fold_table *ft, const struct callstack *cs,
-		    const struct guest_syms *syms, int raw);
+		    const struct trace_namer *namer, int raw);
 
 /* Counters of one or more stacks, and their text for the self-check line. */
 struct trace_counts {
