@@ -94,6 +94,8 @@ void perf_stat_print_records(FILE *f, const struct perf_reader *r)
 		s->nr_records[PERF_REC_LOST]);
 	fprintf(f, "lost samples: %" PRIu64 " (in %" PRIu64 " PERF_RECORD_LOST_SAMPLES)\n",
 		s->nr_lost_samples, s->nr_records[PERF_REC_LOST_SAMPLES]);
+	fprintf(f, "ordering: %" PRIu64 " rounds, at most %" PRIu64 " records waiting\n",
+		s->nr_rounds, s->max_queued);
 	if (s->nr_out_of_order)
 		fprintf(f, "records older than an already flushed round: %" PRIu64 "\n",
 			s->nr_out_of_order);
