@@ -24,8 +24,7 @@ size_t fold_strip_offset(const char *sym, size_t len)
 	while (i > 0 && ((sym[i - 1] >= '0' && sym[i - 1] <= '9') ||
 			 (sym[i - 1] >= 'a' && sym[i - 1] <= 'f')))
 		i--;
-	/* At least one hex digit, preceded by "+0x".  The '0' of "0x" may have been eaten
-	 * by the digit scan only if it were followed by more digits, never by 'x'. */
+	/* At least one hex digit, right after "+0x" (the scan stops at the 'x'). */
 	if (i == len || i < 3 || memcmp(sym + i - 3, "+0x", 3) != 0)
 		return len;
 	return i - 3;
