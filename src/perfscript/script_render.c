@@ -123,7 +123,9 @@ static int compute_fields(struct render *r, struct perf_session *s, size_t index
 		tephra_error_set(r->err, "Display of offsets requested but symbol is not selected.");
 		return -1;
 	}
-	if ((f & (SCRIPT_SYM | SCRIPT_DSO)) && !(f & SCRIPT_IP)) {
+	/* perf asks the recording for addresses here, not the ip field: without "ip" the
+	 * symbols are simply not printed */
+	if ((f & (SCRIPT_SYM | SCRIPT_DSO)) && !(st & (PERF_ST_IP | PERF_ST_ADDR))) {
 		tephra_error_set(r->err, "Display of symbols requested but neither sample IP nor "
 					 "sample address available.");
 		return -1;

@@ -15,6 +15,8 @@ check_script fields-ip "$T" -F comm,tid,ip
 check_script fields-dso "$T" -F tid,ip,dso
 check_script fields-add "$T" -F +pid
 check_script fields-remove "$T" -F -period
+check_script fields-no-ip "$T" -F -ip
+check_script fields-sym-only "$T" -F comm,sym,dso
 check_script fields-flat "$TEST_TMP/flat.data" -F comm,pid,tid,time,ip,sym,dso
 check_script ns "$T" --ns
 check_script max-stack "$T" --max-stack 3
