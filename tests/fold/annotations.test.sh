@@ -39,4 +39,10 @@ fold_check "annotation corners" "--all" "$in2" \
 # The root is never annotated; "-> pieces" get _[i] without any option.
 fold_check "_[i] without options" "" 'kk 1 1.0: 1 cycles:\n\t1 a->b ([kernel.kallsyms])\n\n' 'kk;a;b_[i] 1\n'
 
+# perf 6.1 prints the inline frames of DWARF callchains as "name+0xoff (inlined)": they
+# are ordinary frames to the script (no _[i], and "inlined" is no kernel dso).
+inl='kk 1 1.0: 1 cycles:\n\t161df dl_init_cacheinfo+0xb4f (inlined)\n\t161df init_cpu_features+0xb4f (inlined)\n'
+inl+='\t1a303 _dl_sysdep_start+0x33 (/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2)\n\n'
+fold_check "(inlined) frames" "--all" "$inl" 'kk;_dl_sysdep_start;init_cpu_features;dl_init_cacheinfo 1\n'
+
 fold_done
