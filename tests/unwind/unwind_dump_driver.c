@@ -9,10 +9,11 @@
  * (sample_unwinder_set_module_budget), to exercise eviction; the output must not change.
  * --fresh gives every sample a new unwinder (modules reported and CFI parsed again for
  * each sample, as perf's libdw path does): a benchmark baseline, same output.
- * --stats prints on stderr the walk outcomes and the unwinding rate (samples/second,
- * timing only dwarf_unwind_sample); --quiet prints no frames (for benchmarks).
- * Not installed: it is the test and benchmark harness of the unwinder, until `tephra
- * script` calls it. */
+ * --stats prints on stderr the stack-quality section (unwind_quality.h: walk outcomes,
+ * objects without CFI, the dump size to record with) and the unwinding rate
+ * (samples/second, timing only the unwinding); --quiet prints no frames (for benchmarks).
+ * Not installed: the unwinder's test and benchmark harness (`tephra script` and `tephra
+ * fold` unwind through perf_session, the same sample_unwind code). */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +23,7 @@
 #include "machine/machine.h"
 #include "perfdata/perf_record_reader.h"
 #include "unwind/sample_unwind.h"
+#include "unwind/unwind_quality.h"
 
 #define PERF_SCRIPT_CHAIN_MAX 127 /* kernel entries kept from the recorded chain */
 
@@ -45,6 +47,7 @@ int main(int argc, char **argv)
 	size_t max_stack = 127, module_budget = 0;
 	const char *path = NULL;
 	uint64_t *chain;
+	struct unwind_quality *quality = unwind_quality_new();
 	uint64_t nr_samples = 0, nr_frames = 0;
 	double unwind_time = 0;
 
@@ -117,6 +120,7 @@ int main(int argc, char **argv)
 					    PERF_SCRIPT_CHAIN_MAX + 1 + max_stack, max_stack);
 		unwind_time += now() - t0;
 		res = sample_unwinder_last(su);
+		unwind_quality_add(quality, res, s->user_stack_size);
 		nr_samples++;
 		nr_frames += res->nr_frames;
 		if (quiet)
@@ -151,19 +155,14 @@ int main(int argc, char **argv)
 		sample_unwinder_stats(su, &st, &nr_procs);
 		fprintf(stderr, "samples %" PRIu64 ", frames %" PRIu64 ", processes %zu\n",
 			nr_samples, nr_frames, nr_procs);
-		for (int k = 0; k <= UNWIND_ERROR; k++)
-			if (st.nr_by_status[k])
-				fprintf(stderr, "  %-16s %" PRIu64 "\n",
-					unwind_status_name((enum unwind_status)k), st.nr_by_status[k]);
-		fprintf(stderr, "  modules reported %" PRIu64 ", sessions rebuilt %" PRIu64 "\n",
+		unwind_quality_print(quality, stderr);
+		fprintf(stderr, "modules reported %" PRIu64 ", sessions rebuilt %" PRIu64 "\n",
 			st.nr_modules_reported, st.nr_dwfl_rebuilds);
-		if (st.max_stack_needed)
-			fprintf(stderr, "  largest stack needed: %" PRIu64 " bytes\n",
-				st.max_stack_needed);
 		fprintf(stderr, "unwind time %.3f s, %.0f samples/s\n", unwind_time,
 			unwind_time > 0 ? nr_samples / unwind_time : 0.0);
 	}
 	sample_unwinder_free(su);
+	unwind_quality_free(quality);
 	free(chain);
 	machine_free(machine);
 	perf_reader_close(r);
