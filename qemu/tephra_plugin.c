@@ -82,7 +82,7 @@ static struct plugin_state {
 	struct vcpu_state *vcpus[MAX_VCPUS];
 	struct vcpu_state *retired; /* threads that ended (QEMU reuses their vcpu index) */
 	struct tb_info *tbs[TB_HASH];
-	uint64_t last_sent_signal;
+	uint64_t handlers[RV_MAX_SIGNAL + 1]; /* from rt_sigaction, for new threads too */
 	int finished;
 	int written;                /* the final profile is on disk */
 	int installed;
@@ -107,6 +107,8 @@ static struct vcpu_state *vcpu_get(unsigned idx)
 			abort();
 		}
 		rv_tracker_init(&v->trk, v->cs);
+		for (int sig = 1; sig <= RV_MAX_SIGNAL; sig++)
+			rv_tracker_set_handler(&v->trk, sig, st.handlers[sig]);
 		__atomic_store_n(&st.vcpus[idx], v, __ATOMIC_RELEASE);
 	}
 	pthread_mutex_unlock(&st.lock);
@@ -413,8 +415,9 @@ static void vcpu_syscall(qemu_plugin_id_t id, unsigned int vcpu, int64_t num, ui
 		int ok = read_guest_u64(a2, &handler) == 0;
 		if (st.xlen == 32)
 			handler &= 0xffffffffu; /* a 32-bit pointer, then sa_flags */
-		if (ok && handler > 1) {
+		if (ok && handler > 1 && a1 >= 1 && a1 <= RV_MAX_SIGNAL) {
 			pthread_mutex_lock(&st.lock);
+			st.handlers[a1] = handler;
 			for (size_t i = 0; i < MAX_VCPUS; i++)
 				if (st.vcpus[i])
 					rv_tracker_set_handler(&st.vcpus[i]->trk, (int)a1, handler);
