@@ -24,6 +24,9 @@
 
 struct sample_unwinder;
 
+/* perf script's default --max-stack, for the unwound part */
+#define SAMPLE_UNWIND_DEFAULT_MAX_USER 127
+
 /* For the recording described by HDR (its ARCH feature picks the registers).  Returns
  * NULL with ERR when the architecture is not supported. */
 struct sample_unwinder *sample_unwinder_new(struct machine *m, const struct perf_header_info *hdr,

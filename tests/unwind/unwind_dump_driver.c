@@ -4,7 +4,10 @@
  * return addresses), so the tests in tests/unwind can diff the two sample by sample.
  *
  *   unwind-dump [--stats] [--quiet] [--fresh] [--max-stack N] [--module-budget N] FILE
+ *   unwind-dump --quality FILE
  *
+ * --quality only prints the stack-quality section through unwind_stat.h, the one-pass
+ * API a report command uses (it must equal what --stats prints).
  * --module-budget N lowers the number of module files kept open over all processes
  * (sample_unwinder_set_module_budget), to exercise eviction; the output must not change.
  * --fresh gives every sample a new unwinder (modules reported and CFI parsed again for
@@ -24,6 +27,7 @@
 #include "perfdata/perf_record_reader.h"
 #include "unwind/sample_unwind.h"
 #include "unwind/unwind_quality.h"
+#include "unwind/unwind_stat.h"
 
 #define PERF_SCRIPT_CHAIN_MAX 127 /* kernel entries kept from the recorded chain */
 
@@ -43,7 +47,7 @@ int main(int argc, char **argv)
 	struct sample_unwinder *su;
 	struct tephra_error err = { { 0 } };
 	struct perf_event ev;
-	int stats = 0, quiet = 0, fresh = 0, rc;
+	int stats = 0, quiet = 0, fresh = 0, quality_only = 0, rc;
 	size_t max_stack = 127, module_budget = 0;
 	const char *path = NULL;
 	uint64_t *chain;
@@ -58,6 +62,8 @@ int main(int argc, char **argv)
 			quiet = 1;
 		else if (!strcmp(argv[i], "--fresh"))
 			fresh = 1;
+		else if (!strcmp(argv[i], "--quality"))
+			quality_only = 1;
 		else if (!strcmp(argv[i], "--max-stack") && i + 1 < argc)
 			max_stack = strtoul(argv[++i], NULL, 0);
 		else if (!strcmp(argv[i], "--module-budget") && i + 1 < argc)
@@ -66,7 +72,8 @@ int main(int argc, char **argv)
 			path = argv[i];
 	}
 	if (!path || max_stack == 0 || max_stack > 4096) {
-		fprintf(stderr, "usage: unwind-dump [--stats] [--quiet] [--fresh] [--max-stack N] [--module-budget N] FILE\n");
+		fprintf(stderr, "usage: unwind-dump [--stats] [--quiet] [--fresh] [--max-stack N] [--module-budget N] FILE\n"
+			"       unwind-dump --quality FILE\n");
 		return 2;
 	}
 	if (perf_reader_open(&r, path, NULL, &err) != 0) {
@@ -74,6 +81,18 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	hdr = perf_reader_header(r);
+	if (quality_only) {
+		struct unwind_stat_pass *pass = unwind_stat_pass_new(hdr);
+
+		while (pass && (rc = perf_reader_next(r, &ev, &err)) == 1)
+			unwind_stat_pass_event(pass, &ev);
+		if (pass)
+			unwind_stat_pass_print(pass, stdout);
+		unwind_stat_pass_free(pass);
+		unwind_quality_free(quality);
+		perf_reader_close(r);
+		return pass && rc < 0 ? 1 : 0;
+	}
 	machine = machine_new(NULL, hdr->build_ids, hdr->nr_build_ids);
 	su = sample_unwinder_new(machine, hdr, &err);
 	if (!su) {
