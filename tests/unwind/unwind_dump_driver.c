@@ -47,7 +47,7 @@ int main(int argc, char **argv)
 	struct sample_unwinder *su;
 	struct tephra_error err = { { 0 } };
 	struct perf_event ev;
-	int stats = 0, quiet = 0, fresh = 0, quality_only = 0, rc;
+	int stats = 0, quiet = 0, fresh = 0, quality_only = 0, rc = 0;
 	size_t max_stack = 127, module_budget = 0;
 	const char *path = NULL;
 	uint64_t *chain;
