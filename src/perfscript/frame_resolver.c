@@ -102,19 +102,28 @@ size_t frame_resolve_callchain(const struct frame_resolver *r, const struct thre
 			       int unwound, struct frame *out)
 {
 	unsigned cpumode = PERF_MISC_USER;
-	size_t n = 0;
-	for (uint64_t i = 0; i < nr && n < max_stack; i++) {
+	size_t n = 0, budget_start = 0;
+	for (uint64_t i = 0; i < nr; i++) {
 		uint64_t ip = chain[i];
 		if (ip >= PERF_CONTEXT_MAX) {
 			if (ip == PERF_CONTEXT_KERNEL)
 				cpumode = PERF_MISC_KERNEL;
-			else if (ip == PERF_CONTEXT_USER)
+			else if (ip == PERF_CONTEXT_USER) {
 				cpumode = PERF_MISC_USER;
-			else if (ip == PERF_CONTEXT_HV)
+				/* perf unwinds up to MAX_STACK user frames after the recorded
+				 * (kernel) part, whatever that part used */
+				if (unwound)
+					budget_start = n;
+			} else if (ip == PERF_CONTEXT_HV)
 				cpumode = PERF_MISC_HYPERVISOR;
 			else
 				return 0; /* perf drops the whole chain on a marker it does not know */
 			continue;
+		}
+		if (n - budget_start >= max_stack) {
+			if (unwound && cpumode != PERF_MISC_USER)
+				continue; /* the recorded part is full; the unwound part follows */
+			break;
 		}
 		frame_resolve(r, t, cpumode, ip, &out[n]);
 		out[n++].unwound = unwound && cpumode == PERF_MISC_USER;

@@ -45,8 +45,9 @@ void frame_resolve(const struct frame_resolver *r, const struct thread *t, unsig
 void frame_resolve_sample_ip(const struct frame_resolver *r, const struct thread *t,
 			     unsigned cpumode, uint64_t ip, struct frame *out);
 
-/* Fills OUT[0..return) with the callchain, callee first.  OUT has room for MAX_STACK.
- * UNWOUND: the user part of the chain was unwound from DWARF (frames marked so). */
+/* Fills OUT[0..return) with the callchain, callee first.  UNWOUND: the user part of the
+ * chain was unwound from DWARF (frames marked so); it gets its own MAX_STACK budget after
+ * the recorded part's, as in perf, so OUT needs room for 2 * MAX_STACK frames then. */
 size_t frame_resolve_callchain(const struct frame_resolver *r, const struct thread *t,
 			       const uint64_t *chain, uint64_t nr, size_t max_stack,
 			       int unwound, struct frame *out);

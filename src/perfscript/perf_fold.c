@@ -465,10 +465,10 @@ static void run_init(struct fold_run *r, const struct perf_fold_options *o, stru
 	r->table = t;
 	r->session = s;
 	r->max_stack = o->max_stack > 0 ? (size_t)o->max_stack : PERF_SCRIPT_MAX_STACK;
-	r->frames = xmalloc(r->max_stack * sizeof(*r->frames));
+	r->frames = xmalloc(2 * r->max_stack * sizeof(*r->frames));
 	r->cap_chain = 256;
 	r->key = xmalloc((5 + r->cap_chain) * sizeof(*r->key));
-	r->addr_key = xmalloc(2 * r->max_stack * sizeof(*r->addr_key));
+	r->addr_key = xmalloc(4 * r->max_stack * sizeof(*r->addr_key));
 	hashmap_init(&r->roots);
 	hashmap_init(&r->thread_roots);
 	hashmap_init(&r->stacks);
@@ -515,6 +515,7 @@ int perf_fold_file(const char *path, const struct perf_fold_options *o, struct f
 	struct fold_run r;
 	struct perf_session_filter f;
 	run_init(&r, o, out, &s);
+	s.max_stack = r.max_stack;
 	filter_of(o, &f);
 	int rc = perf_session_run(&s, &f, fold_sample, &r, err);
 	/* each unique raw stack was named once; the table merges stacks whose names meet */
@@ -538,6 +539,7 @@ int perf_foreach_stack(const char *path, const struct perf_fold_options *o,
 	struct fold_run r;
 	struct perf_session_filter f;
 	run_init(&r, o, names, &s);
+	s.max_stack = r.max_stack;
 	r.cb = cb;
 	r.cb_arg = arg;
 	filter_of(o, &f);

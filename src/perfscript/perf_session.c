@@ -35,6 +35,7 @@ int perf_session_open(struct perf_session *s, const char *path, const struct sym
 	frame_resolver_init(&s->resolver, s->machine);
 	struct tephra_error unsupported; /* such samples keep their recorded chain only */
 	s->unwinder = sample_unwinder_new(s->machine, h, &unsupported);
+	s->max_stack = PERF_SCRIPT_MAX_STACK;
 	return 0;
 }
 
@@ -109,7 +110,7 @@ int perf_session_run(struct perf_session *s, const struct perf_session_filter *f
 		ps.unwound = s->unwinder && sample_has_user_stack(ev.desc, &ev.u.sample);
 		if (ps.unwound)
 			ev.u.sample.callchain = sample_unwind_chain(s->unwinder, ps.thread, &ev.u.sample,
-								    PERF_SCRIPT_MAX_STACK,
+								    s->max_stack,
 								    &ev.u.sample.nr_callchain);
 		if (on_sample(arg, s, &ps))
 			break;

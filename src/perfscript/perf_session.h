@@ -34,6 +34,7 @@ struct perf_session {
 	struct frame_resolver resolver;
 	int progress;        /* a progress line is shown on stderr */
 	struct sample_unwinder *unwinder; /* DWARF call graphs (NULL: arch not supported) */
+	size_t max_stack;    /* frames unwound per sample (--max-stack; default 127) */
 };
 
 struct perf_session_sample {

@@ -11,6 +11,7 @@ cc $FP -o "$out/recurse" "$src/recurse.c"
 cc $FP -o "$out/threads" "$src/threads.c" -lpthread
 cc $FP -o "$out/forkexec" "$src/forkexec.c"
 cc $FP -o "$out/jit" "$src/jit.c"
+cc $FP -fno-optimize-sibling-calls -o "$out/deep" "$src/deep.c"
 c++ $FP -o "$out/templates" "$src/templates.cpp"
 if command -v rustc >/dev/null 2>&1; then
 	rustc -C opt-level=1 -C force-frame-pointers=yes -o "$out/spin" "$src/spin.rs" 2>/dev/null ||
