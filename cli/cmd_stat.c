@@ -3,7 +3,10 @@
  * Prints the header facts, then reads every record and prints record counts by type,
  * samples per event and lost events.  --records instead prints one line per record in
  * delivery (time) order, for comparing with `perf script -D`; --build-ids the BUILD_ID
- * feature's entries. */
+ * feature's entries.
+ *
+ * The report is a list of sections (stat_sections[]) that each see every record and then
+ * print; a new section (stack quality, …) is one more entry there. */
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -57,21 +60,81 @@ static int parse_args(int argc, char **argv, struct stat_options *o)
 	return 0;
 }
 
+/* A report section: sees every record, then prints.  The header/record section is the
+ * first; further sections (e.g. stack quality) are added to stat_sections[] below. */
+struct stat_section {
+	void *(*begin)(struct perf_reader *r);           /* may return per-run state */
+	void (*on_record)(void *state, const struct perf_event *ev);
+	void (*print)(void *state, struct perf_reader *r, FILE *out);
+	void (*end)(void *state);
+};
+
+static void print_record_counts(void *state, struct perf_reader *r, FILE *out)
+{
+	(void)state;
+	perf_stat_print_records(out, r);
+}
+
+static const struct stat_section stat_sections[] = {
+	{ NULL, NULL, print_record_counts, NULL },
+};
+#define NR_SECTIONS (sizeof(stat_sections) / sizeof(stat_sections[0]))
+
+static void clear_progress(void)
+{
+	fputs("\r              \r", stderr);
+}
+
+static int report(struct perf_reader *r, int progress, struct tephra_error *err)
+{
+	void *state[NR_SECTIONS] = { 0 };
+	struct perf_event ev;
+	int rc;
+
+	perf_stat_print_header(stdout, r);
+	fflush(stdout); /* the header shows before the progress line */
+	for (size_t i = 0; i < NR_SECTIONS; i++)
+		if (stat_sections[i].begin)
+			state[i] = stat_sections[i].begin(r);
+	while ((rc = perf_reader_next(r, &ev, err)) > 0)
+		for (size_t i = 0; i < NR_SECTIONS; i++)
+			if (stat_sections[i].on_record)
+				stat_sections[i].on_record(state[i], &ev);
+	if (progress)
+		clear_progress(); /* before the sections print on the same terminal */
+	fflush(stdout);
+	for (size_t i = 0; i < NR_SECTIONS; i++) {
+		if (rc >= 0 && stat_sections[i].print)
+			stat_sections[i].print(state[i], r, stdout);
+		if (stat_sections[i].end)
+			stat_sections[i].end(state[i]);
+	}
+	return rc;
+}
+
+static int dump_records(struct perf_reader *r, struct tephra_error *err)
+{
+	struct perf_event ev;
+	int rc;
+
+	while ((rc = perf_reader_next(r, &ev, err)) > 0)
+		perf_stat_print_event_line(stdout, &ev);
+	return rc;
+}
+
 int cmd_stat(int argc, char **argv)
 {
 	struct stat_options o = { 0 };
 	struct perf_reader_options ro = { 0 };
 	struct tephra_error err = { { 0 } };
 	struct perf_reader *r;
-	struct perf_event ev;
-	int rc = parse_args(argc, argv, &o), tty = isatty(2);
+	int rc = parse_args(argc, argv, &o);
 
 	if (rc)
 		return rc == 1 ? 0 : rc;
 	ro.unordered = o.unordered;
-	if (tty && !o.records) {
-		ro.progress = show_progress;
-	}
+	if (isatty(2) && !o.records && !o.build_ids)
+		ro.progress = show_progress; /* progress on a terminal only */
 	if (perf_reader_open(&r, o.path, &ro, &err)) {
 		fprintf(stderr, "tephra stat: %s\n", err.msg);
 		return 1;
@@ -79,20 +142,12 @@ int cmd_stat(int argc, char **argv)
 	if (perf_reader_header(r)->unfinished)
 		fprintf(stderr, "tephra stat: warning: %s: data size is 0: was perf record "
 			"properly terminated?\n", o.path);
-	if (o.build_ids) {
-		perf_stat_print_build_ids(stdout, r);
-		perf_reader_close(r);
-		return 0;
-	}
-	if (!o.records)
-		perf_stat_print_header(stdout, r);
-	while ((rc = perf_reader_next(r, &ev, &err)) > 0)
-		if (o.records)
-			perf_stat_print_event_line(stdout, &ev);
-	if (ro.progress)
-		fputs("\r              \r", stderr);
-	if (!o.records)
-		perf_stat_print_records(stdout, r);
+	if (o.build_ids)
+		rc = (perf_stat_print_build_ids(stdout, r), 0);
+	else if (o.records)
+		rc = dump_records(r, &err);
+	else
+		rc = report(r, ro.progress != NULL, &err);
 	perf_reader_close(r);
 	if (rc < 0) {
 		fflush(stdout);
