@@ -13,6 +13,7 @@
 
 #include "perfdata/perf_record_reader.h"
 #include "perfdata/perf_stat_report.h"
+#include "unwind/unwind_stat.h"
 
 struct stat_options {
 	const char *path;
@@ -75,8 +76,34 @@ static void print_record_counts(void *state, struct perf_reader *r, FILE *out)
 	perf_stat_print_records(out, r);
 }
 
+/* The stack-quality section (src/unwind): DWARF unwinding of the samples that carry user
+ * registers and stack; prints nothing for other recordings. */
+static void *quality_begin(struct perf_reader *r)
+{
+	return unwind_stat_pass_new(perf_reader_header(r)); /* NULL: arch not unwindable */
+}
+
+static void quality_record(void *state, const struct perf_event *ev)
+{
+	if (state)
+		unwind_stat_pass_event(state, ev);
+}
+
+static void quality_print(void *state, struct perf_reader *r, FILE *out)
+{
+	(void)r;
+	if (state)
+		unwind_stat_pass_print(state, out);
+}
+
+static void quality_end(void *state)
+{
+	unwind_stat_pass_free(state);
+}
+
 static const struct stat_section stat_sections[] = {
 	{ NULL, NULL, print_record_counts, NULL },
+	{ quality_begin, quality_record, quality_print, quality_end },
 };
 #define NR_SECTIONS (sizeof(stat_sections) / sizeof(stat_sections[0]))
 
