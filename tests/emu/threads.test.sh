@@ -24,4 +24,13 @@ PY
 # With several threads QEMU may log a one-instruction block and then leave it to serve
 # another thread's exit request, logging it again: its count can be a little higher.
 [ "$got" -le "$qemu_n" ] && [ $((qemu_n - got)) -le 2 ] || fail "sum_to: profile $got, QEMU $qemu_n"
+
+# Offline from a log with interleaved threads ("Trace CPU:"): one stack per CPU.
+env -i PATH="$PATH" qemu-riscv64 -singlestep -d exec,nochain -D thr.log ./thr >/dev/null 2>&1 </dev/null
+"$TEPHRA" trace --elf thr -o thr.trace.folded thr.log 2>/dev/null || fail "trace of the threads log"
+for w in worker_a worker_b; do
+	grep -q "^__thread_start;start_thread;$w;sum_to [0-9]*$" thr.trace.folded ||
+		{ cat thr.trace.folded; fail "offline $w path"; }
+done
+[ "$(total thr.trace.folded)" = "$(grep -c '^Trace' thr.log)" ] || fail "offline total"
 echo ok
