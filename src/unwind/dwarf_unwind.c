@@ -23,6 +23,7 @@
 
 #include "base/strbuf.h"
 #include "base/xalloc.h"
+#include "unwind/cfi_rules.h"
 #include "unwind/unwind_regs.h"
 #include "unwind/unwind_space.h"
 
@@ -42,6 +43,7 @@ struct dwarf_unwinder {
 	unsigned char arch_image[sizeof(Elf64_Ehdr)];
 	Elf *arch_elf;
 	struct unwind_space space;
+	struct cfi_row_cache rows;   /* the fast path's decoded CFI rows */
 	struct dwarf_unwinder_stats stats;
 
 	/* The walk in progress. */
@@ -103,42 +105,51 @@ static bool cb_get_thread(Dwfl *dwfl, pid_t tid, void *arg, void **thread_argp)
 	return true;
 }
 
-static bool cb_memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *arg)
+/* One 64-bit word of the sampled process at ADDR: from the stack copy, else from a
+ * read-only segment of a mapped file.  Returns 1 with *VALUE, or 0 — after noting a
+ * failed read (for classify_failure), or asking for a mapping to be learnt or the
+ * session rebuilt (then the walk is abandoned and made again). */
+static int read_word(struct dwarf_unwinder *u, uint64_t addr, uint64_t *value)
 {
-	struct dwarf_unwinder *u = arg;
 	struct unwind_known_map *km = NULL;
 	struct unwind_map nm;
-	uint64_t word;
 
-	(void)dwfl;
 	if (addr >= u->sp && addr - u->sp <= u->stack_avail &&
-	    u->stack_avail - (addr - u->sp) >= sizeof(word)) {
-		memcpy(&word, u->sample->stack + (addr - u->sp), sizeof(word));
-		*result = word;
-		return true;
+	    u->stack_avail - (addr - u->sp) >= sizeof(*value)) {
+		memcpy(value, u->sample->stack + (addr - u->sp), sizeof(*value));
+		return 1;
 	}
 	switch (unwind_space_lookup(&u->space, addr, &km, &nm)) {
 	case SPACE_KNOWN:
-		if (unwind_space_read_file_word(&u->space, km, addr, &word)) {
-			*result = word;
-			return true;
-		}
+		if (unwind_space_read_file_word(&u->space, km, addr, value))
+			return 1;
 		break;
 	case SPACE_NEW:
 		/* Learn the file behind it and walk again; the retry will find it known. */
 		u->want_learn = 1;
 		u->new_map = nm;
-		return false;
+		return 0;
 	case SPACE_CONTRADICTED:
 		u->want_rebuild = 1;
-		return false;
+		return 0;
 	case SPACE_UNMAPPED:
 		break;
 	}
 	u->read_failed = 1;
 	u->read_addr = addr;
 	u->read_was_stack = addr >= u->sp && addr - u->sp < STACK_REACH;
-	return false;
+	return 0;
+}
+
+static bool cb_memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *arg)
+{
+	uint64_t word;
+
+	(void)dwfl;
+	if (!read_word(arg, addr, &word))
+		return false;
+	*result = word;
+	return true;
 }
 
 static bool cb_set_initial_registers(Dwfl_Thread *thread, void *arg)
@@ -277,6 +288,7 @@ static int session_start(struct dwarf_unwinder *u)
 
 static void session_end(struct dwarf_unwinder *u)
 {
+	cfi_row_cache_clear(&u->rows); /* keyed by the modules that go now */
 	unwind_space_clear(&u->space);
 	if (u->dwfl)
 		dwfl_end(u->dwfl);
@@ -325,6 +337,7 @@ struct dwarf_unwinder *dwarf_unwinder_new(const struct dwarf_unwind_options *opt
 		return NULL;
 	}
 	unwind_space_init(&u->space, &u->opts);
+	cfi_row_cache_init(&u->rows);
 	if (session_start(u) != 0) {
 		tephra_error_set(err, "dwarf unwinder: libdwfl: %s", dwfl_errmsg(-1));
 		elf_end(u->arch_elf);
@@ -494,6 +507,96 @@ static void classify_failure(struct dwarf_unwinder *u)
 	snprintf(res->detail, sizeof(res->detail), "%s", dwfl_errmsg(-1));
 }
 
+enum fast_walk_result {
+	FAST_DONE,     /* the walk ended (stop() called, or an outermost / unreadable RA) */
+	FAST_LIBDWFL,  /* a frame needs libdwfl: walk this sample with it instead */
+	FAST_RESTART,  /* a mapping to learn or a session to rebuild (want_*) */
+};
+
+/* The walk on cached CFI rows (cfi_rules.h), doing what libdwfl's handle_cfi does for
+ * such rows: same frames, same flags, same reads, so the same result — the oracle
+ * tests check it against `unwind-dump --libdwfl-only`.  Any frame it cannot do (no FDE,
+ * expressions, signal frames, an unknown CFA register, a pc in no mapping) hands the
+ * whole sample to libdwfl. */
+static enum fast_walk_result fast_walk(struct dwarf_unwinder *u)
+{
+	struct unwind_result *res = u->res;
+	const unsigned nregs = u->arch->nr_dwarf;
+	uint64_t regs[UNWIND_MAX_DWARF_REGS], next[UNWIND_MAX_DWARF_REGS];
+	uint32_t valid = u->dwarf_valid, next_valid;
+	uint64_t pc = u->ip;
+
+	memcpy(regs, u->dwarf_regs, sizeof(regs));
+	for (;;) {
+		struct unwind_known_map *km = NULL;
+		const struct cfi_row *row;
+		uint64_t lookup, cfa;
+
+		if (res->nr_frames == res->max_frames) {
+			stop(u, UNWIND_MAX_FRAMES, pc);
+			return FAST_DONE;
+		}
+		res->frames[res->nr_frames] = (struct unwind_frame){
+			.pc = pc, .is_activation = res->nr_frames == 0,
+		};
+		lookup = res->nr_frames == 0 ? pc : pc - 1;
+		res->nr_frames++;
+		u->read_failed = 0;
+		u->last_unmapped = 0;
+		u->last_map = NULL;
+		switch (unwind_space_lookup(&u->space, lookup, &km, &u->new_map)) {
+		case SPACE_KNOWN:
+			u->last_map = km;
+			break;
+		case SPACE_UNMAPPED:
+			return FAST_LIBDWFL;
+		case SPACE_NEW:
+			u->want_learn = 1;
+			return FAST_RESTART;
+		case SPACE_CONTRADICTED:
+			u->want_rebuild = 1;
+			return FAST_RESTART;
+		}
+		if (!km->module->mod)
+			return FAST_LIBDWFL;
+		row = cfi_row_for(&u->rows, km->module->mod, lookup, nregs);
+		if (!row || !(valid & (1u << row->cfa_reg)))
+			return FAST_LIBDWFL;
+		cfa = regs[row->cfa_reg] + row->cfa_off;
+		next_valid = 0;
+		for (unsigned r = 0; r < nregs; r++) {
+			switch (row->rule[r]) {
+			case CFI_UNDEFINED:
+				continue;
+			case CFI_SAME:
+				if (!(valid & (1u << r)))
+					continue;
+				next[r] = regs[r];
+				break;
+			case CFI_AT_CFA:
+				/* an unreadable slot leaves the register unknown, as in libdwfl */
+				if (!read_word(u, cfa + row->off[r], &next[r])) {
+					if (u->want_learn || u->want_rebuild)
+						return FAST_RESTART;
+					continue;
+				}
+				break;
+			case CFI_VAL_CFA:
+				next[r] = cfa + row->off[r];
+				break;
+			}
+			next_valid |= 1u << r;
+		}
+		/* No return address (undefined, unreadable) or 0: libdwfl's outermost frame;
+		 * the caller tells a finished walk from a cut one by read_failed. */
+		if (!(next_valid & (1u << row->ra_reg)) || next[row->ra_reg] == 0)
+			return FAST_DONE;
+		pc = next[row->ra_reg];
+		memcpy(regs, next, sizeof(regs));
+		valid = next_valid;
+	}
+}
+
 static void walk_reset(struct dwarf_unwinder *u)
 {
 	struct unwind_result *res = u->res;
@@ -539,7 +642,19 @@ size_t dwarf_unwind_sample(struct dwarf_unwinder *u, const struct unwind_sample_
 			snprintf(res->detail, sizeof(res->detail), "%s", dwfl_errmsg(-1));
 			goto out;
 		}
-		rc = dwfl_getthread_frames(u->dwfl, s->tid ? (pid_t)s->tid : 1, frame_cb, u);
+		if (!u->opts.libdwfl_only) {
+			enum fast_walk_result fr = fast_walk(u);
+
+			if (fr == FAST_DONE) {
+				u->stats.nr_fast_walks++;
+				rc = 0;
+				break;
+			}
+			if (fr == FAST_LIBDWFL)
+				walk_reset(u);
+		}
+		if (!u->want_learn && !u->want_rebuild)
+			rc = dwfl_getthread_frames(u->dwfl, s->tid ? (pid_t)s->tid : 1, frame_cb, u);
 		if (u->want_rebuild) {
 			u->stats.nr_dwfl_rebuilds++;
 			session_end(u);

@@ -52,6 +52,8 @@ struct dwarf_unwind_options {
 	void *find_map_arg;
 	const char *buildid_dir; /* perf's build-id cache; NULL = $HOME/.debug */
 	const char *root_dir;    /* prefix for object paths (perf --symfs); NULL = none */
+	int libdwfl_only;        /* no fast path: every frame through libdwfl's unwinder
+				    (same results, slower; for tests and comparisons) */
 };
 
 struct dwarf_unwinder;
@@ -144,6 +146,7 @@ struct dwarf_unwinder_stats {
 	uint64_t nr_modules_reported;
 	uint64_t nr_dwfl_rebuilds; /* maps that contradicted reported modules */
 	uint64_t max_stack_needed; /* largest stack_needed seen */
+	uint64_t nr_fast_walks;    /* samples walked on cached CFI rows alone */
 };
 const struct dwarf_unwinder_stats *dwarf_unwinder_stats(const struct dwarf_unwinder *u);
 

@@ -34,6 +34,7 @@ struct sample_unwinder {
 	size_t nr_procs, cap_procs;
 	size_t nr_modules;             /* sum of procs[].nr_modules */
 	size_t module_budget;
+	int libdwfl_only;
 	uint64_t clock;                /* samples unwound, for least-recently-used */
 	struct object_build_id *ids;
 	size_t cap_ids;
@@ -139,6 +140,7 @@ static void add_stats(struct dwarf_unwinder_stats *to, const struct dwarf_unwind
 		to->nr_by_status[k] += st->nr_by_status[k];
 	to->nr_modules_reported += st->nr_modules_reported;
 	to->nr_dwfl_rebuilds += st->nr_dwfl_rebuilds;
+	to->nr_fast_walks += st->nr_fast_walks;
 	if (st->max_stack_needed > to->max_stack_needed)
 		to->max_stack_needed = st->max_stack_needed;
 }
@@ -174,6 +176,7 @@ static struct process_unwinder *process_unwinder(struct sample_unwinder *su, int
 {
 	struct dwarf_unwind_options opts = {
 		.arch = su->arch, .find_map = find_map, .find_map_arg = su,
+		.libdwfl_only = su->libdwfl_only,
 	};
 	struct tephra_error err;
 	size_t i;
@@ -271,6 +274,11 @@ const uint64_t *sample_unwind_chain(struct sample_unwinder *su, const struct thr
 	}
 	*nr = sample_unwind_callchain(su, t, s, su->chain, need, max_user);
 	return su->chain;
+}
+
+void sample_unwinder_set_libdwfl_only(struct sample_unwinder *su, int on)
+{
+	su->libdwfl_only = on;
 }
 
 void sample_unwinder_set_module_budget(struct sample_unwinder *su, size_t budget)

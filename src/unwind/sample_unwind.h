@@ -54,6 +54,10 @@ const uint64_t *sample_unwind_chain(struct sample_unwinder *su, const struct thr
  * processes unwound least recently give up their unwinder first. */
 void sample_unwinder_set_module_budget(struct sample_unwinder *su, size_t budget);
 
+/* Every frame through libdwfl's own unwinder, no cached CFI rows (same results,
+ * slower: for tests and comparisons).  Applies to processes met from now on. */
+void sample_unwinder_set_libdwfl_only(struct sample_unwinder *su, int on);
+
 const struct unwind_result *sample_unwinder_last(const struct sample_unwinder *su);
 
 /* Totals over every process so far. */

@@ -6,7 +6,10 @@
  * space, ip 0 and -1, a missing register block.  Every walk must end with at most
  * max_frames frames and a status; the ASan+UBSan build checks the memory side.  Plus
  * two cases whose answer is known: an sp whose dump would wrap around the address
- * space, and an ip in no mapping (status "no map", one frame). */
+ * space, and an ip in no mapping (status "no map", one frame).
+ *
+ * Every sample is also walked by a second unwinder with the fast path off
+ * (libdwfl_only): both must give the same frames, flags and status. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,9 +70,11 @@ static uint64_t rnd(void)
 int main(void)
 {
 	struct dwarf_unwind_options opts = { .arch = UNWIND_ARCH_X86_64, .find_map = find_map };
+	struct dwarf_unwind_options slow_opts = { .arch = UNWIND_ARCH_X86_64, .find_map = find_map,
+						  .libdwfl_only = 1 };
 	struct tephra_error err;
-	struct dwarf_unwinder *u;
-	struct unwind_frame frames[48];
+	struct dwarf_unwinder *u, *slow;
+	struct unwind_frame frames[48], slow_frames[48];
 	static uint8_t stack[16384];
 	uint64_t regs[20]; /* popcount(0xff0fff) values */
 	const uint64_t code[] = { (uint64_t)(uintptr_t)&main, (uint64_t)(uintptr_t)&qsort,
@@ -79,7 +84,8 @@ int main(void)
 
 	read_self_maps();
 	u = dwarf_unwinder_new(&opts, &err);
-	if (!u) {
+	slow = dwarf_unwinder_new(&slow_opts, &err);
+	if (!u || !slow) {
 		fprintf(stderr, "%s\n", err.msg);
 		return 1;
 	}
@@ -120,6 +126,19 @@ int main(void)
 				res.nr_frames, res.max_frames, (int)res.status);
 			failures++;
 		}
+		{
+			struct unwind_result sr = { .frames = slow_frames, .max_frames = res.max_frames };
+
+			dwarf_unwind_sample(slow, &s, &sr);
+			if (sr.nr_frames != res.nr_frames || sr.status != res.status ||
+			    sr.stack_needed != res.stack_needed ||
+			    memcmp(slow_frames, frames, res.nr_frames * sizeof(frames[0]))) {
+				fprintf(stderr, "iteration %d: fast path %zu frames (%s), libdwfl %zu (%s)\n",
+					iter, res.nr_frames, unwind_status_name(res.status), sr.nr_frames,
+					unwind_status_name(sr.status));
+				failures++;
+			}
+		}
 	}
 
 	/* An ip in no mapping: one frame, "no map" at that address. */
@@ -139,7 +158,11 @@ int main(void)
 			failures++;
 		}
 	}
+	printf("fast path walks: %lu of %lu\n",
+	       (unsigned long)dwarf_unwinder_stats(u)->nr_fast_walks,
+	       (unsigned long)dwarf_unwinder_stats(u)->nr_samples);
 	dwarf_unwinder_free(u);
+	dwarf_unwinder_free(slow);
 	printf("%d failure(s)\n", failures);
 	return failures ? 1 : 0;
 }

@@ -307,6 +307,39 @@ __attribute__((optimize("omit-frame-pointer"))) int main(void)
 		      "modules were reported again");
 	}
 
+	/* The fast path (cached CFI rows) and libdwfl's unwinder agree, full and cut. */
+	{
+		struct dwarf_unwind_options slow_opts = opts;
+		struct dwarf_unwinder *slow;
+		struct unwind_frame fast_frames[64], slow_frames[64];
+		struct unwind_result fast = { .frames = fast_frames, .max_frames = 64 };
+		struct unwind_result sr = { .frames = slow_frames, .max_frames = 64 };
+
+		slow_opts.libdwfl_only = 1;
+		slow = dwarf_unwinder_new(&slow_opts, &err);
+		CHECK(slow != NULL, "libdwfl-only unwinder");
+		for (int dump = 0; slow && dump < 2; dump++) {
+			uint64_t before = dwarf_unwinder_stats(u)->nr_fast_walks;
+
+			run_case(u, dump ? 64 : 1 << 20, &fast);
+			run_case(slow, dump ? 64 : 1 << 20, &sr);
+			CHECK(fast.nr_frames == sr.nr_frames && fast.status == sr.status &&
+				      fast.stack_needed == sr.stack_needed,
+			      "dump %d: fast %zu frames %s, libdwfl %zu frames %s", dump,
+			      fast.nr_frames, unwind_status_name(fast.status), sr.nr_frames,
+			      unwind_status_name(sr.status));
+			for (size_t i = 0; i < fast.nr_frames && i < sr.nr_frames; i++)
+				/* same code, same call depth: the same pcs in both walks, but
+				 * for frame 4, main's two call sites of run_case */
+				CHECK((i == 4 || fast_frames[i].pc == slow_frames[i].pc) &&
+					      fast_frames[i].is_activation == slow_frames[i].is_activation,
+				      "dump %d frame %zu differs", dump, i);
+			CHECK(dwarf_unwinder_stats(u)->nr_fast_walks == before + 1,
+			      "dump %d: the fast path did not do the walk", dump);
+		}
+		dwarf_unwinder_free(slow);
+	}
+
 	/* (b) a 64-byte dump: f3's frame fits, the rest does not */
 	run_case(u, 64, &res);
 	print_frames(&res);

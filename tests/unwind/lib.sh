@@ -6,8 +6,9 @@
 #   sample.  Returns non-zero on any difference other than the one perf 6.1 makes at the
 #   end of a full stack dump (docs/unwind.md): where perf ends a sample with a bogus
 #   frame 0 (ffffffffffffffff [unknown]) our stack must start with perf's frames before
-#   it and we must say "stack cut short".  Also checks that a run with
-#   --module-budget 1 prints the same.  Leaves $WORK/ours.stats (our summary).
+#   it and we must say "stack cut short".  Also checks that runs with --module-budget 1
+#   and with --libdwfl-only (no cached CFI rows) print the same.  Leaves
+#   $WORK/ours.stats (our summary).
 
 # One line per sample: "TID TIME STATUS ADDR(DSO) ...", user frames only.
 unwind_normalize() {
@@ -67,6 +68,10 @@ compare_with_perf() {
 		"$bin" --module-budget 1 "$data" >"$work/ours-evicting.txt" 2>/dev/null
 		cmp -s "$work/ours.txt" "$work/ours-evicting.txt" ||
 			{ echo "--module-budget 1 changed the output"; status=1; }
+		# the fast path (cached CFI rows) must give what libdwfl's unwinder gives
+		"$bin" --libdwfl-only "$data" >"$work/ours-libdwfl.txt" 2>/dev/null
+		cmp -s "$work/ours.txt" "$work/ours-libdwfl.txt" ||
+			{ echo "--libdwfl-only changed the output:"; diff "$work/ours-libdwfl.txt" "$work/ours.txt" | head -20; status=1; }
 	done
 	return $status
 }

@@ -3,9 +3,12 @@
  * tid,time,ip,dso --ns --no-inline` prints them (map-relative addresses; pc - 1 for
  * return addresses), so the tests in tests/unwind can diff the two sample by sample.
  *
- *   unwind-dump [--stats] [--quiet] [--fresh] [--max-stack N] [--module-budget N] FILE
+ *   unwind-dump [--stats] [--quiet] [--fresh] [--libdwfl-only] [--max-stack N]
+ *               [--module-budget N] FILE
  *   unwind-dump --quality FILE
  *
+ * --libdwfl-only turns the fast path (cached CFI rows) off: every frame goes through
+ * libdwfl's unwinder; the output must not change.
  * --quality only prints the stack-quality section through unwind_stat.h, the one-pass
  * API a report command uses (it must equal what --stats prints).
  * --module-budget N lowers the number of module files kept open over all processes
@@ -47,7 +50,7 @@ int main(int argc, char **argv)
 	struct sample_unwinder *su;
 	struct tephra_error err = { { 0 } };
 	struct perf_event ev;
-	int stats = 0, quiet = 0, fresh = 0, quality_only = 0, rc = 0;
+	int stats = 0, quiet = 0, fresh = 0, quality_only = 0, libdwfl_only = 0, rc = 0;
 	size_t max_stack = 127, module_budget = 0;
 	const char *path = NULL;
 	uint64_t *chain;
@@ -64,6 +67,8 @@ int main(int argc, char **argv)
 			fresh = 1;
 		else if (!strcmp(argv[i], "--quality"))
 			quality_only = 1;
+		else if (!strcmp(argv[i], "--libdwfl-only"))
+			libdwfl_only = 1;
 		else if (!strcmp(argv[i], "--max-stack") && i + 1 < argc)
 			max_stack = strtoul(argv[++i], NULL, 0);
 		else if (!strcmp(argv[i], "--module-budget") && i + 1 < argc)
@@ -72,7 +77,8 @@ int main(int argc, char **argv)
 			path = argv[i];
 	}
 	if (!path || max_stack == 0 || max_stack > 4096) {
-		fprintf(stderr, "usage: unwind-dump [--stats] [--quiet] [--fresh] [--max-stack N] [--module-budget N] FILE\n"
+		fprintf(stderr, "usage: unwind-dump [--stats] [--quiet] [--fresh] [--libdwfl-only] [--max-stack N]\n"
+			"                   [--module-budget N] FILE\n"
 			"       unwind-dump --quality FILE\n");
 		return 2;
 	}
@@ -101,6 +107,7 @@ int main(int argc, char **argv)
 	}
 	if (module_budget)
 		sample_unwinder_set_module_budget(su, module_budget);
+	sample_unwinder_set_libdwfl_only(su, libdwfl_only);
 	/* the recorded kernel chain (up to perf's 127), a marker, the user frames */
 	chain = calloc(PERF_SCRIPT_CHAIN_MAX + 1 + max_stack, sizeof(*chain));
 	if (!chain)
@@ -134,6 +141,7 @@ int main(int argc, char **argv)
 			su = sample_unwinder_new(machine, hdr, &err);
 			if (module_budget)
 				sample_unwinder_set_module_budget(su, module_budget);
+			sample_unwinder_set_libdwfl_only(su, libdwfl_only);
 		}
 		n = sample_unwind_callchain(su, t, s, chain,
 					    PERF_SCRIPT_CHAIN_MAX + 1 + max_stack, max_stack);
@@ -175,8 +183,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, "samples %" PRIu64 ", frames %" PRIu64 ", processes %zu\n",
 			nr_samples, nr_frames, nr_procs);
 		unwind_quality_print(quality, stderr);
-		fprintf(stderr, "modules reported %" PRIu64 ", sessions rebuilt %" PRIu64 "\n",
-			st.nr_modules_reported, st.nr_dwfl_rebuilds);
+		fprintf(stderr, "modules reported %" PRIu64 ", sessions rebuilt %" PRIu64
+			", walks on cached CFI rows alone %" PRIu64 "\n",
+			st.nr_modules_reported, st.nr_dwfl_rebuilds, st.nr_fast_walks);
 		fprintf(stderr, "unwind time %.3f s, %.0f samples/s\n", unwind_time,
 			unwind_time > 0 ? nr_samples / unwind_time : 0.0);
 	}
