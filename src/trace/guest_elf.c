@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "base/xalloc.h"
+#include "symbol/demangle.h"
 
 #ifndef EM_RISCV
 #define EM_RISCV 243
@@ -33,6 +34,8 @@ static void load_symbols(struct guest_elf *g, Elf *elf)
 		return;
 	size_t n = sh.sh_size / sh.sh_entsize, m = 0;
 	struct guest_sym_in *in = xcalloc(n ? n : 1, sizeof(*in));
+	/* Names as perf prints them (C++, Rust demangled); freed once the table has copied. */
+	char **demangled = xcalloc(n ? n : 1, sizeof(*demangled));
 	for (size_t i = 0; i < n; i++) {
 		GElf_Sym s;
 		if (!gelf_getsym(data, (int)i, &s))
@@ -47,13 +50,18 @@ static void load_symbols(struct guest_elf *g, Elf *elf)
 		GElf_Shdr ssh;
 		Elf_Scn *sscn = elf_getscn(elf, s.st_shndx);
 		uint64_t limit = sscn && gelf_getshdr(sscn, &ssh) ? ssh.sh_addr + ssh.sh_size : 0;
+		demangled[m] = symbol_demangle(name);
+		const char *shown = demangled[m] ? demangled[m] : name;
 		in[m++] = (struct guest_sym_in){
-			.start = s.st_value & ~(uint64_t)0, .size = s.st_size, .limit = limit,
-			.name = name,
+			.start = s.st_value, .size = s.st_size, .limit = limit,
+			.name = shown,
 			.binding = bind == STB_GLOBAL ? GUEST_GLOBAL : bind == STB_WEAK ? GUEST_WEAK : GUEST_LOCAL,
 		};
 	}
 	guest_syms_build(&g->syms, in, m);
+	for (size_t i = 0; i < m; i++)
+		free(demangled[i]);
+	free(demangled);
 	free(in);
 }
 
