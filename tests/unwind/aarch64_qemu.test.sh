@@ -61,6 +61,12 @@ for kind in static pie; do
 		[ "$(grep -c '^frame' "$work/walk.txt")" -ge 6 ] ||
 			{ echo "$kind: the walk stopped before libc's start code"; status=1; }
 
+		# the fast path (cached CFI rows) did the walk, and libdwfl's unwinder agrees
+		grep -qx 'fast 1' "$work/walk.txt" || { echo "$kind: not walked on cached CFI rows"; status=1; }
+		"$bin" --libdwfl-only "$work/sample.txt" | grep -v '^fast' >"$work/walk-libdwfl.txt"
+		grep -v '^fast' "$work/walk.txt" | cmp -s - "$work/walk-libdwfl.txt" ||
+			{ echo "$kind: --libdwfl-only walks differently:"; cat "$work/walk-libdwfl.txt"; status=1; }
+
 		"$bin" --dump 40 "$work/sample.txt" >"$work/cut.txt" || { status=1; continue; }
 		cat "$work/cut.txt"
 		grep -q '^status stack cut short stack_needed' "$work/cut.txt" ||

@@ -5,8 +5,11 @@
  *   status STATUS [stack_needed N]
  *   frame PC LOOKUP_PC            (one per frame; LOOKUP_PC = PC - 1 for return addresses)
  *
- *   unwind-capture [--dump N] FILE    (--dump N: keep only the first N stack bytes, as a
- *                                      perf record with a smaller dump size would)
+ *   unwind-capture [--dump N] [--libdwfl-only] FILE
+ *       --dump N: keep only the first N stack bytes, as a perf record with a smaller
+ *       dump size would; --libdwfl-only: no cached CFI rows (the output must not change)
+ *
+ * A last line "fast N" says whether the walk stayed on cached CFI rows (1) or not.
  *
  * This is how the aarch64 unwinding is tested on an x86_64 host. */
 #include <inttypes.h>
@@ -152,11 +155,13 @@ int main(int argc, char **argv)
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--dump") && i + 1 < argc)
 			dump = strtoull(argv[++i], NULL, 0);
+		else if (!strcmp(argv[i], "--libdwfl-only"))
+			opts.libdwfl_only = 1;
 		else
 			path = argv[i];
 	}
 	if (!path) {
-		fprintf(stderr, "usage: unwind-capture [--dump N] FILE\n");
+		fprintf(stderr, "usage: unwind-capture [--dump N] [--libdwfl-only] FILE\n");
 		return 2;
 	}
 	if (read_capture(path, &c) != 0)
@@ -187,6 +192,7 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < res.nr_frames; i++)
 		printf("frame %#" PRIx64 " %#" PRIx64 "\n", frames[i].pc,
 		       unwind_frame_lookup_pc(&frames[i]));
+	printf("fast %" PRIu64 "\n", dwarf_unwinder_stats(u)->nr_fast_walks);
 	dwarf_unwinder_free(u);
 	free(c.stack);
 	return 0;
