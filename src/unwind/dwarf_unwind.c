@@ -10,61 +10,16 @@
  * keeps the module list unchanged while libdwfl is inside a walk. */
 #include "unwind/dwarf_unwind.h"
 
-#include <elf.h>
-#include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-#include <elfutils/libdwfl.h>
-#include <gelf.h>
-
-#include "base/strbuf.h"
 #include "base/xalloc.h"
-#include "unwind/cfi_rules.h"
-#include "unwind/unwind_regs.h"
-#include "unwind/unwind_space.h"
+#include "unwind/debug_cfi_finder.h"
+#include "unwind/unwind_internal.h"
 
-/* Beyond this distance above sp an address is no longer taken for stack memory. */
-#define STACK_REACH (8u << 20)
 /* Re-walks of one sample after learning a mapping or rebuilding the session. */
 #define MAX_WALKS 24
-
-struct dwarf_unwinder {
-	struct dwarf_unwind_options opts;
-	const struct unwind_arch_desc *arch;
-	Dwfl_Callbacks dwfl_callbacks;
-	Dwfl *dwfl;
-	int attached;
-	/* An ELF header alone, so libdwfl picks the backend (registers, fallback unwinder)
-	 * of the recorded architecture before any module is reported. */
-	unsigned char arch_image[sizeof(Elf64_Ehdr)];
-	Elf *arch_elf;
-	struct unwind_space space;
-	struct cfi_row_cache rows;   /* the fast path's decoded CFI rows */
-	struct dwarf_unwinder_stats stats;
-
-	/* The walk in progress. */
-	const struct unwind_sample_regs *sample;
-	uint64_t dwarf_regs[UNWIND_MAX_DWARF_REGS];
-	uint32_t dwarf_valid;
-	uint64_t sp, ip;
-	uint64_t stack_avail;
-	struct unwind_result *res;
-	int stopped;              /* the frame callback decided the status itself */
-	int want_learn;           /* abandon the walk: learn new_map, then walk again */
-	int want_rebuild;         /* abandon the walk: maps changed, new session */
-	struct unwind_map new_map;
-	/* the last memory read that failed since the last frame */
-	int read_failed;
-	uint64_t read_addr;
-	int read_was_stack;       /* inside the stack's reach but beyond the dump */
-	/* where the last frame's lookup pc stands */
-	int last_unmapped;
-	struct unwind_known_map *last_map;
-};
 
 static const char *const status_names[] = {
 	[UNWIND_COMPLETE] = "complete",
@@ -109,7 +64,7 @@ static bool cb_get_thread(Dwfl *dwfl, pid_t tid, void *arg, void **thread_argp)
  * read-only segment of a mapped file.  Returns 1 with *VALUE, or 0 — after noting a
  * failed read (for classify_failure), or asking for a mapping to be learnt or the
  * session rebuilt (then the walk is abandoned and made again). */
-static int read_word(struct dwarf_unwinder *u, uint64_t addr, uint64_t *value)
+int unwind_read_word(struct dwarf_unwinder *u, uint64_t addr, uint64_t *value)
 {
 	struct unwind_known_map *km = NULL;
 	struct unwind_map nm;
@@ -146,7 +101,7 @@ static bool cb_memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void
 	uint64_t word;
 
 	(void)dwfl;
-	if (!read_word(arg, addr, &word))
+	if (!unwind_read_word(arg, addr, &word))
 		return false;
 	*result = word;
 	return true;
@@ -176,98 +131,6 @@ static const Dwfl_Thread_Callbacks thread_callbacks = {
 };
 
 /* ---- session ---- */
-
-/* Does the ELF file PATH have a section called NAME?  Reads only the section headers
- * and their string table.  -1: no such file (or not ELF). */
-static int elf_file_has_section(const char *path, const char *name)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	Elf *elf;
-	Elf_Scn *scn = NULL;
-	size_t shstrndx;
-	int found = 0;
-
-	if (fd < 0)
-		return -1;
-	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	if (!elf || elf_kind(elf) != ELF_K_ELF) {
-		if (elf)
-			elf_end(elf);
-		close(fd);
-		return -1;
-	}
-	if (elf_getshdrstrndx(elf, &shstrndx) == 0) {
-		while (!found && (scn = elf_nextscn(elf, scn)) != NULL) {
-			GElf_Shdr mem, *sh = gelf_getshdr(scn, &mem);
-			const char *n = sh ? elf_strptr(elf, shstrndx, sh->sh_name) : NULL;
-
-			found = n && !strcmp(n, name);
-		}
-	}
-	elf_end(elf);
-	close(fd);
-	return found;
-}
-
-/* Where libdwfl's standard search would look for MOD's debug file: by build-id under
- * /usr/lib/debug, and by debuglink next to the object, in .debug/ and under
- * /usr/lib/debug.  Returns 1 when some candidate has a .debug_frame, 0 when candidates
- * exist and none has, -1 when there is no candidate. */
-static int debug_file_has_frame(Dwfl_Module *mod, const char *modname,
-				const char *debuglink_file)
-{
-	const unsigned char *id;
-	GElf_Addr id_vaddr;
-	int id_len = dwfl_module_build_id(mod, &id, &id_vaddr);
-	struct strbuf path = STRBUF_INIT;
-	int any = -1;
-
-	if (id_len > 1) {
-		strbuf_addstr(&path, "/usr/lib/debug/.build-id/");
-		for (int i = 0; i < id_len; i++)
-			strbuf_addf(&path, i == 1 ? "/%02x" : "%02x", id[i]);
-		strbuf_addstr(&path, ".debug");
-		any = elf_file_has_section(path.buf, ".debug_frame");
-	}
-	if (any != 1 && debuglink_file && modname && modname[0] == '/') {
-		const char *slash = strrchr(modname, '/');
-		int dirlen = (int)(slash - modname);
-		static const char *const fmts[] = { "%.*s/%s", "%.*s/.debug/%s",
-						    "/usr/lib/debug%.*s/%s" };
-
-		for (size_t i = 0; i < sizeof(fmts) / sizeof(fmts[0]) && any != 1; i++) {
-			int r;
-
-			strbuf_reset(&path);
-			strbuf_addf(&path, fmts[i], dirlen, modname, debuglink_file);
-			if (!strcmp(path.buf, modname))
-				continue;
-			r = elf_file_has_section(path.buf, ".debug_frame");
-			if (r >= 0)
-				any = r;
-		}
-	}
-	strbuf_release(&path);
-	return any;
-}
-
-/* libdwfl asks for a module's debug file only to read its .debug_frame (when .eh_frame
- * has nothing for a pc).  Opening a debug file is costly (libdw decompresses its
- * compressed .debug_* sections and follows .gnu_debugaltlink), and it happens once per
- * process: a debug file without .debug_frame (the usual case on x86_64, where CFI lives
- * in .eh_frame) is not worth it, so then there is no debug file for the unwinder. */
-static int find_debuginfo_with_cfi(Dwfl_Module *mod, void **userdata, const char *modname,
-				   Dwarf_Addr base, const char *file_name,
-				   const char *debuglink_file, GElf_Word debuglink_crc,
-				   char **debuginfo_file_name)
-{
-	/* No candidate at all: the standard search would find nothing either, except
-	 * through debuginfod, which an unwinder should not wait on. */
-	if (debug_file_has_frame(mod, modname, debuglink_file) != 1)
-		return -1;
-	return dwfl_standard_find_debuginfo(mod, userdata, modname, base, file_name,
-					    debuglink_file, debuglink_crc, debuginfo_file_name);
-}
 
 static int session_start(struct dwarf_unwinder *u)
 {
@@ -315,7 +178,7 @@ struct dwarf_unwinder *dwarf_unwinder_new(const struct dwarf_unwind_options *opt
 		return NULL;
 	}
 	u->dwfl_callbacks.find_elf = dwfl_build_id_find_elf;
-	u->dwfl_callbacks.find_debuginfo = find_debuginfo_with_cfi;
+	u->dwfl_callbacks.find_debuginfo = unwind_find_debuginfo;
 	u->dwfl_callbacks.section_address = dwfl_offline_section_address;
 	u->dwfl_callbacks.debuginfo_path = NULL; /* libdwfl's default search path */
 
@@ -377,7 +240,7 @@ const struct dwarf_unwinder_stats *dwarf_unwinder_stats(const struct dwarf_unwin
 
 /* ---- one walk ---- */
 
-static void stop(struct dwarf_unwinder *u, enum unwind_status st, uint64_t addr)
+void unwind_stop(struct dwarf_unwinder *u, enum unwind_status st, uint64_t addr)
 {
 	u->stopped = 1;
 	u->res->status = st;
@@ -400,11 +263,11 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 		return DWARF_CB_ABORT;
 	/* A return address of 0 is how some outermost frames without CFI end. */
 	if (pc == 0 && res->nr_frames > 0) {
-		stop(u, UNWIND_COMPLETE, 0);
+		unwind_stop(u, UNWIND_COMPLETE, 0);
 		return DWARF_CB_ABORT;
 	}
 	if (res->nr_frames == res->max_frames) {
-		stop(u, UNWIND_MAX_FRAMES, pc);
+		unwind_stop(u, UNWIND_MAX_FRAMES, pc);
 		return DWARF_CB_ABORT;
 	}
 	res->frames[res->nr_frames].pc = pc;
@@ -482,119 +345,29 @@ static void classify_failure(struct dwarf_unwinder *u)
 	if (u->read_failed && u->read_was_stack && u->stack_avail == u->sample->stack_size &&
 	    u->read_addr - u->sp >= u->stack_avail) {
 		/* The dump was full and the walk wanted what lies above it. */
-		stop(u, UNWIND_STACK_CUT, u->read_addr);
+		unwind_stop(u, UNWIND_STACK_CUT, u->read_addr);
 		res->stack_needed = u->read_addr - u->sp + sizeof(uint64_t);
 		return;
 	}
 	if (u->last_unmapped) {
-		stop(u, UNWIND_NO_MAP, last);
+		unwind_stop(u, UNWIND_NO_MAP, last);
 		return;
 	}
 	if (u->read_failed) {
-		stop(u, UNWIND_BAD_MEMORY, u->read_addr);
+		unwind_stop(u, UNWIND_BAD_MEMORY, u->read_addr);
 		return;
 	}
 	if (u->last_map) {
 		const struct unwind_module *m = u->last_map->module;
 
-		stop(u, UNWIND_NO_CFI, last);
+		unwind_stop(u, UNWIND_NO_CFI, last);
 		snprintf(res->detail, sizeof(res->detail), "%s", dwfl_errmsg(-1));
 		snprintf(res->object, sizeof(res->object), "%s%s%s", m->path,
 			 m->mod ? "" : ": ", m->mod ? "" : m->why);
 		return;
 	}
-	stop(u, UNWIND_ERROR, last);
+	unwind_stop(u, UNWIND_ERROR, last);
 	snprintf(res->detail, sizeof(res->detail), "%s", dwfl_errmsg(-1));
-}
-
-enum fast_walk_result {
-	FAST_DONE,     /* the walk ended (stop() called, or an outermost / unreadable RA) */
-	FAST_LIBDWFL,  /* a frame needs libdwfl: walk this sample with it instead */
-	FAST_RESTART,  /* a mapping to learn or a session to rebuild (want_*) */
-};
-
-/* The walk on cached CFI rows (cfi_rules.h), doing what libdwfl's handle_cfi does for
- * such rows: same frames, same flags, same reads, so the same result — the oracle
- * tests check it against `unwind-dump --libdwfl-only`.  Any frame it cannot do (no FDE,
- * expressions, signal frames, an unknown CFA register, a pc in no mapping) hands the
- * whole sample to libdwfl. */
-static enum fast_walk_result fast_walk(struct dwarf_unwinder *u)
-{
-	struct unwind_result *res = u->res;
-	const unsigned nregs = u->arch->nr_dwarf;
-	uint64_t regs[UNWIND_MAX_DWARF_REGS], next[UNWIND_MAX_DWARF_REGS];
-	uint32_t valid = u->dwarf_valid, next_valid;
-	uint64_t pc = u->ip;
-
-	memcpy(regs, u->dwarf_regs, sizeof(regs));
-	for (;;) {
-		struct unwind_known_map *km = NULL;
-		const struct cfi_row *row;
-		uint64_t lookup, cfa;
-
-		if (res->nr_frames == res->max_frames) {
-			stop(u, UNWIND_MAX_FRAMES, pc);
-			return FAST_DONE;
-		}
-		res->frames[res->nr_frames] = (struct unwind_frame){
-			.pc = pc, .is_activation = res->nr_frames == 0,
-		};
-		lookup = res->nr_frames == 0 ? pc : pc - 1;
-		res->nr_frames++;
-		u->read_failed = 0;
-		u->last_unmapped = 0;
-		u->last_map = NULL;
-		switch (unwind_space_lookup(&u->space, lookup, &km, &u->new_map)) {
-		case SPACE_KNOWN:
-			u->last_map = km;
-			break;
-		case SPACE_UNMAPPED:
-			return FAST_LIBDWFL;
-		case SPACE_NEW:
-			u->want_learn = 1;
-			return FAST_RESTART;
-		case SPACE_CONTRADICTED:
-			u->want_rebuild = 1;
-			return FAST_RESTART;
-		}
-		if (!km->module->mod)
-			return FAST_LIBDWFL;
-		row = cfi_row_for(&u->rows, km->module->mod, lookup, nregs);
-		if (!row || !(valid & (1u << row->cfa_reg)))
-			return FAST_LIBDWFL;
-		cfa = regs[row->cfa_reg] + row->cfa_off;
-		next_valid = 0;
-		for (unsigned r = 0; r < nregs; r++) {
-			switch (row->rule[r]) {
-			case CFI_UNDEFINED:
-				continue;
-			case CFI_SAME:
-				if (!(valid & (1u << r)))
-					continue;
-				next[r] = regs[r];
-				break;
-			case CFI_AT_CFA:
-				/* an unreadable slot leaves the register unknown, as in libdwfl */
-				if (!read_word(u, cfa + row->off[r], &next[r])) {
-					if (u->want_learn || u->want_rebuild)
-						return FAST_RESTART;
-					continue;
-				}
-				break;
-			case CFI_VAL_CFA:
-				next[r] = cfa + row->off[r];
-				break;
-			}
-			next_valid |= 1u << r;
-		}
-		/* No return address (undefined, unreadable) or 0: libdwfl's outermost frame;
-		 * the caller tells a finished walk from a cut one by read_failed. */
-		if (!(next_valid & (1u << row->ra_reg)) || next[row->ra_reg] == 0)
-			return FAST_DONE;
-		pc = next[row->ra_reg];
-		memcpy(regs, next, sizeof(regs));
-		valid = next_valid;
-	}
 }
 
 static void walk_reset(struct dwarf_unwinder *u)
@@ -638,12 +411,12 @@ size_t dwarf_unwind_sample(struct dwarf_unwinder *u, const struct unwind_sample_
 	for (int walk = 0; walk < MAX_WALKS; walk++) {
 		walk_reset(u);
 		if (session_start(u) != 0) {
-			stop(u, UNWIND_ERROR, u->ip);
+			unwind_stop(u, UNWIND_ERROR, u->ip);
 			snprintf(res->detail, sizeof(res->detail), "%s", dwfl_errmsg(-1));
 			goto out;
 		}
 		if (!u->opts.libdwfl_only) {
-			enum fast_walk_result fr = fast_walk(u);
+			enum fast_walk_result fr = unwind_fast_walk(u);
 
 			if (fr == FAST_DONE) {
 				u->stats.nr_fast_walks++;
@@ -668,7 +441,7 @@ size_t dwarf_unwind_sample(struct dwarf_unwinder *u, const struct unwind_sample_
 	}
 	if (u->want_learn || u->want_rebuild) {
 		/* Maps kept changing under us: keep what the last walk found. */
-		stop(u, UNWIND_ERROR, u->ip);
+		unwind_stop(u, UNWIND_ERROR, u->ip);
 		snprintf(res->detail, sizeof(res->detail), "address space kept changing");
 	} else if (!u->stopped && (rc != 0 || u->read_failed)) {
 		/* libdwfl takes a return address it could not read for "undefined", i.e. an

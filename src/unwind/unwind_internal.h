@@ -1,0 +1,68 @@
+/* unwind_internal.h - the unwinder's state, shared by dwarf_unwind.c (sessions,
+ * libdwfl walks, outcome) and fast_walk.c (walks on cached CFI rows).  Internal to
+ * src/unwind. */
+#ifndef TEPHRA_UNWIND_UNWIND_INTERNAL_H
+#define TEPHRA_UNWIND_UNWIND_INTERNAL_H
+
+#include <elf.h>
+#include <stdint.h>
+
+#include <elfutils/libdwfl.h>
+
+#include "unwind/cfi_rules.h"
+#include "unwind/dwarf_unwind.h"
+#include "unwind/unwind_regs.h"
+#include "unwind/unwind_space.h"
+
+/* Beyond this distance above sp an address is no longer taken for stack memory. */
+#define STACK_REACH (8u << 20)
+
+struct dwarf_unwinder {
+	struct dwarf_unwind_options opts;
+	const struct unwind_arch_desc *arch;
+	Dwfl_Callbacks dwfl_callbacks;
+	Dwfl *dwfl;
+	/* An ELF header alone, so libdwfl picks the backend (registers, fallback unwinder)
+	 * of the recorded architecture before any module is reported. */
+	unsigned char arch_image[sizeof(Elf64_Ehdr)];
+	Elf *arch_elf;
+	struct unwind_space space;
+	struct cfi_row_cache rows;   /* the fast path's decoded CFI rows */
+	struct dwarf_unwinder_stats stats;
+
+	/* The walk in progress. */
+	const struct unwind_sample_regs *sample;
+	uint64_t dwarf_regs[UNWIND_MAX_DWARF_REGS];
+	uint32_t dwarf_valid;
+	uint64_t sp, ip;
+	uint64_t stack_avail;
+	struct unwind_result *res;
+	int stopped;              /* the frame callback decided the status itself */
+	int want_learn;           /* abandon the walk: learn new_map, then walk again */
+	int want_rebuild;         /* abandon the walk: maps changed, new session */
+	struct unwind_map new_map;
+	/* the last memory read that failed since the last frame */
+	int read_failed;
+	uint64_t read_addr;
+	int read_was_stack;       /* inside the stack's reach but beyond the dump */
+	/* where the last frame's lookup pc stands */
+	int last_unmapped;
+	struct unwind_known_map *last_map;
+};
+
+/* One 64-bit word of the sampled process at ADDR (see dwarf_unwind.c). */
+int unwind_read_word(struct dwarf_unwinder *u, uint64_t addr, uint64_t *value);
+
+/* Ends the walk with status ST (the frame callback or the fast path decided it). */
+void unwind_stop(struct dwarf_unwinder *u, enum unwind_status st, uint64_t addr);
+
+enum fast_walk_result {
+	FAST_DONE,     /* the walk ended (unwind_stop called, or an outermost / unreadable RA) */
+	FAST_LIBDWFL,  /* a frame needs libdwfl: walk this sample with it instead */
+	FAST_RESTART,  /* a mapping to learn or a session to rebuild (want_*) */
+};
+
+/* Walks the current sample on cached CFI rows (fast_walk.c). */
+enum fast_walk_result unwind_fast_walk(struct dwarf_unwinder *u);
+
+#endif
