@@ -7,9 +7,10 @@
 
 #include "base/xalloc.h"
 
-/* Beyond this many rows the cache starts again (a bound on memory, never reached by a
- * normal profile: it is the number of distinct sampled and return pcs). */
-#define MAX_ROWS (1u << 20)
+/* Beyond this many rows (about 300 bytes each) the cache starts again: a bound on memory
+ * per process that a profile seldom reaches (it is the number of distinct sampled and
+ * return pcs of one process). */
+#define MAX_ROWS (1u << 17)
 
 struct cfi_row_slot {
 	Dwfl_Module *mod;       /* NULL: empty slot */
