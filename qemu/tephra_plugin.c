@@ -52,7 +52,9 @@ struct tb_info {
 		uint32_t idx;   /* instruction index where it starts */
 		uint64_t pc;
 	} *splits;
-	uint64_t *pcs;      /* raw mode: each instruction's pc */
+	uint64_t *pcs;      /* each instruction's pc */
+	uint32_t trap_span; /* instructions begun when the block cannot stop any more (see
+			     * st.started), 0 = it cannot stop early */
 	struct tb_info *next_same_pc; /* translation cache chain */
 };
 
@@ -61,6 +63,7 @@ struct vcpu_state {
 	struct callstack *cs;
 	struct rv_tracker trk;
 	const struct tb_info *prev;
+	uint64_t base;      /* st.started when prev began */
 	uint64_t insns;
 };
 
@@ -76,6 +79,12 @@ static struct plugin_state {
 	struct cs_host host;
 	uint64_t budget, checkpoint, next_checkpoint;
 	uint64_t total;             /* instructions, all vcpus (kept when budget/checkpoint) */
+	/* Inline counter: before each instruction that may trap, QEMU adds the distance from
+	 * the previous one, so during a block st.started - base = instructions begun so far.
+	 * It tells how far a block got when a fault cut it short (one thread only: the
+	 * counter is shared). */
+	uint64_t started;
+	unsigned nvcpus;
 	int64_t guest_base;         /* host address - guest address */
 	int guest_base_known;
 	pthread_mutex_t lock;       /* vcpu table, TB cache, output */
@@ -107,6 +116,7 @@ static struct vcpu_state *vcpu_get(unsigned idx)
 			abort();
 		}
 		rv_tracker_init(&v->trk, v->cs);
+		st.nvcpus++;
 		for (int sig = 1; sig <= RV_MAX_SIGNAL; sig++)
 			rv_tracker_set_handler(&v->trk, sig, st.handlers[sig]);
 		__atomic_store_n(&st.vcpus[idx], v, __ATOMIC_RELEASE);
@@ -183,6 +193,32 @@ static uint32_t insns_from(const struct tb_info *tb, uint64_t at)
 		if (tb->pcs[i] == at)
 			return tb->n - i;
 	return 0;
+}
+
+/* The previous block of V stopped before its end (a fault in one of its instructions):
+ * take back what it did not run, and forget its exit, which did not happen.  Exact for
+ * one thread; blocks that hold a function start are left as counted. */
+static void cut_short(struct vcpu_state *v)
+{
+	const struct tb_info *prev = v->prev;
+	if (!prev || !prev->trap_span || st.nvcpus != 1 || prev->nsplits)
+		return;
+	uint64_t ran = __atomic_load_n(&st.started, __ATOMIC_RELAXED) - v->base;
+	if (ran >= prev->trap_span || ran == 0)
+		return;
+	uint32_t undo = prev->n - (uint32_t)ran;
+	if (st.raw) {
+		for (uint32_t i = (uint32_t)ran; i < prev->n; i++)
+			--*cs_leaf_counter(v->cs, prev->pcs[i]);
+	} else {
+		*cs_counter(v->cs) -= undo;
+	}
+	v->insns -= undo;
+	if (st.budget || st.checkpoint)
+		__atomic_fetch_sub(&st.total, undo, __ATOMIC_RELAXED);
+	v->trk.flow = RV_FLOW_NONE;
+	v->trk.expect = prev->pcs[ran - 1]; /* the faulting instruction */
+	v->prev = NULL;
 }
 
 static void arrive(struct vcpu_state *v, const struct tb_info *tb)
@@ -269,11 +305,14 @@ static void tb_exec(unsigned int vcpu, void *udata)
 		uint64_t left = st.budget ? st.budget - __atomic_load_n(&st.total, __ATOMIC_RELAXED) : tb->n;
 		dump_pcs(tb, tb->n < left ? tb->n : (uint32_t)left);
 	}
+	if (v->prev && v->prev->trap_span)
+		cut_short(v);
 	if (rv_tracker_must_arrive(&v->trk, tb->pc))
 		arrive(v, tb);
 	if (tb->starts_func)
 		rv_tracker_func_start(&v->trk, tb->pc);
 	v->prev = tb;
+	v->base = __atomic_load_n(&st.started, __ATOMIC_RELAXED);
 	if (st.budget || st.checkpoint) {
 		uint64_t before = __atomic_fetch_add(&st.total, tb->n, __ATOMIC_RELAXED);
 		if (st.budget && before + tb->n > st.budget)
@@ -354,10 +393,21 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 					  qemu_plugin_insn_vaddr(first));
 		st.guest_base_known = 1;
 	}
+	uint32_t counted = 0;
 	for (size_t i = 0; i < n; i++) {
 		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
 		uint64_t pc = qemu_plugin_insn_vaddr(insn);
 		info->pcs[i] = pc;
+		const uint8_t *idata = qemu_plugin_insn_data(insn);
+		size_t isize = qemu_plugin_insn_size(insn);
+		uint32_t ibits = 0;
+		for (size_t k = 0; k < isize && k < 4; k++)
+			ibits |= (uint32_t)idata[k] << (8 * k);
+		if (rv_may_trap(ibits)) {
+			qemu_plugin_register_vcpu_insn_exec_inline(insn, QEMU_PLUGIN_INLINE_ADD_U64,
+								   &st.started, i + 1 - counted);
+			counted = (uint32_t)i + 1;
+		}
 		plugin_modules_ensure(&st.mods, &st.lock, st.guest_base, pc);
 		uint64_t start;
 		if (guest_modules_func_of(&st.mods, pc, &start) && start == pc) {
@@ -384,6 +434,14 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		if (info->last.flow == RV_FLOW_JUMP || info->last.flow == RV_FLOW_BRANCH)
 			info->cross = cross_of(pc, pc + (uint64_t)(int64_t)info->last.imm);
 	}
+	/* And one more on the instruction after the last that may trap: reaching it means
+	 * that one did not fault (after it nothing can stop the block). */
+	if (counted && counted < n) {
+		qemu_plugin_register_vcpu_insn_exec_inline(qemu_plugin_tb_get_insn(tb, counted),
+							   QEMU_PLUGIN_INLINE_ADD_U64, &st.started, 1);
+		counted++;
+	}
+	info->trap_span = counted;
 	info = intern_tb(info);
 	qemu_plugin_register_vcpu_tb_exec_cb(tb, tb_exec, QEMU_PLUGIN_CB_NO_REGS, info);
 }
@@ -434,6 +492,10 @@ static void vcpu_syscall(qemu_plugin_id_t id, unsigned int vcpu, int64_t num, ui
 TEPHRA_PLUGIN_EXPORT int kill(pid_t pid, int sig)
 {
 	if (st.installed && pid == getpid() && sig > 0) {
+		/* The block that faulted stopped at the faulting instruction. */
+		for (size_t i = 0; i < MAX_VCPUS && st.nvcpus == 1; i++)
+			if (st.vcpus[i])
+				cut_short(st.vcpus[i]);
 		char why[128];
 		snprintf(why, sizeof(why), "guest killed by signal %d (%s): the profile is partial",
 			 sig, strsignal(sig));

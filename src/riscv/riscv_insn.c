@@ -127,3 +127,30 @@ int rv_decode(uint32_t bits, int xlen, struct rv_insn *out)
 		out->flow = RV_FLOW_TRAP;
 	return len;
 }
+
+int rv_may_trap(uint32_t bits)
+{
+	int len = rv_insn_len((uint16_t)bits);
+	if (len == 2) {
+		unsigned quadrant = bits & 3, funct3 = (bits >> 13) & 7;
+		if ((bits & 0xffff) == 0)
+			return 1; /* defined illegal */
+		if (quadrant == 0)
+			return funct3 != 0; /* all but c.addi4spn access memory (or are reserved) */
+		if (quadrant == 2)
+			return funct3 == 1 || funct3 == 2 || funct3 == 3 || funct3 >= 5 ||
+			       (funct3 == 4 && (bits & 0xffff) == 0x9002); /* c.ebreak */
+		return 0;
+	}
+	if (len != 4)
+		return 1;
+	switch (bits & 0x7f) {
+	case 0x03: case 0x07: /* loads */
+	case 0x23: case 0x27: /* stores */
+	case 0x2f:            /* atomics */
+	case 0x73:            /* SYSTEM */
+		return 1;
+	default:
+		return 0;
+	}
+}

@@ -45,6 +45,12 @@ struct rv_insn {
  * then RV_FLOW_TRAP). */
 int rv_decode(uint32_t bits, int xlen, struct rv_insn *out);
 
+/* Whether the instruction may trap in user mode and so end its block early: memory
+ * accesses (loads, stores, atomics, their compressed forms), SYSTEM instructions (ecall,
+ * ebreak, CSR accesses) and encodings longer than 32 bits or reserved.  Arithmetic,
+ * floating point and control flow never trap on RISC-V. */
+int rv_may_trap(uint32_t bits);
+
 /* Length of the instruction starting with the 16-bit parcel LOW (2 or 4; 0 if longer). */
 static inline int rv_insn_len(uint16_t low)
 {

@@ -51,9 +51,33 @@ static const struct rv_case cases[] = {
 	{ "48-bit encoding", 0x001f, 64, 0, RV_FLOW_TRAP, 0 },
 };
 
+/* Which instructions may trap (end a block early): encodings from GNU as. */
+static const struct {
+	const char *text;
+	uint32_t bits;
+	int trap;
+} traps[] = {
+	{ "ld a0,0(a1)", 0x0005b503, 1 },  { "sd a0,8(sp)", 0x00a13423, 1 },
+	{ "flw fa0,0(a0)", 0x00052507, 1 }, { "amoadd.w a0,a1,(a2)", 0x00b6252f, 1 },
+	{ "ecall", 0x00000073, 1 },         { "csrr a0,cycle", 0xc0002573, 1 },
+	{ "c.lw a0,0(a1)", 0x4188, 1 },     { "c.sdsp ra,8(sp)", 0xe406, 1 },
+	{ "c.ldsp ra,8(sp)", 0x60a2, 1 },   { "c.ebreak", 0x9002, 1 },
+	{ "c.ld a0,0(a1)", 0x6188, 1 },     { "c.sd a0,8(sp)", 0xe42a, 1 },
+	{ "addi sp,sp,-16", 0xff010113, 0 }, { "c.addi4spn a0,sp,8", 0x0028, 0 },
+	{ "c.mv a0,a1", 0x852e, 0 },        { "c.jr ra", 0x8082, 0 },
+	{ "mul a0,a1,a2", 0x02c58533, 0 },  { "jal ra,.", 0x000000ef, 0 },
+};
+
 int main(void)
 {
 	int bad = 0;
+	for (size_t i = 0; i < sizeof(traps) / sizeof(traps[0]); i++) {
+		if (rv_may_trap(traps[i].bits) != traps[i].trap) {
+			fprintf(stderr, "%s (0x%x): may_trap %d, want %d\n", traps[i].text,
+				traps[i].bits, rv_may_trap(traps[i].bits), traps[i].trap);
+			bad = 1;
+		}
+	}
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		const struct rv_case *c = &cases[i];
 		struct rv_insn in;
