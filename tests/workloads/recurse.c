@@ -49,7 +49,7 @@ int main(int argc, char **argv)
 	unsigned long sum = 0;
 	/* the clock is read rarely: frames in the vdso are kept out of the profile */
 	while (now_ms() < end)
-		for (int i = 0; i < 16; i++)
+		for (int i = 0; i < 64; i++)
 			sum += descend(12);
 	printf("%lu\n", sum % 10);
 	return 0;

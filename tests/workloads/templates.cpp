@@ -59,7 +59,7 @@ int main(int argc, char **argv)
 	int i = 0;
 	// the clock is read rarely: frames in the vdso are kept out of the profile
 	while (std::chrono::steady_clock::now() < end) {
-		for (int k = 0; k < 64; k++) {
+		for (int k = 0; k < 1024; k++) {
 			acc.add(v);
 			total += work::lookup_all(m, 4);
 			body(i++);
