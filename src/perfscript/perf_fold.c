@@ -1,10 +1,11 @@
 /* perf_fold.c - perf.data → folded stacks (see perf_fold.h).
  *
- * Per sample only cheap work happens: the callchain's addresses are mapped (a binary
- * search in the thread's maps) and the stack of (object, address) pairs is interned with
- * one hash.  Names are made at the end, once per unique frame, from the very text perf
- * script would print for it ("sym+0xoff", "(dso)"), split and renamed by the rules of
- * fold/fold_naming.h, so the result is what `perf script | stackcollapse-perf.pl` gives. */
+ * Per sample only cheap work happens: its root (cached per thread) and one hash of its
+ * raw key — the addresses as recorded plus the versions of the maps they resolve in.
+ * Only a key never seen before is resolved (map lookups) and named, once per unique
+ * (object, address), from the very text perf script would print for the frame
+ * ("sym+0xoff (dso)"), split and renamed by the rules of fold/fold_naming.h, so the
+ * result is what `perf script | stackcollapse-perf.pl` gives. */
 #include "perfscript/perf_fold.h"
 
 #include <stdio.h>
@@ -13,7 +14,7 @@
 #include "base/hashmap.h"
 #include "base/strbuf.h"
 #include "base/xalloc.h"
-#include "fold/perf_script_line.h"
+#include "perfscript/fold_roots.h"
 #include "perfscript/perf_session.h"
 
 struct fold_run {
@@ -24,12 +25,7 @@ struct fold_run {
 	uint64_t *addr_key;      /* resolved: [(obj id + 1, addr) per frame, outermost first] */
 	int have_event;          /* the event to fold is decided */
 	size_t event_index;
-	struct hashmap roots;    /* root name → root id */
-	struct hashmap thread_roots; /* {comm pointer, pid, tid} → root id or ROOT_* */
-	const struct thread *last_thread;
-	const char *last_comm;
-	uint32_t last_pid, last_tid;
-	uint64_t last_root;
+	struct fold_roots roots;
 	uint64_t root;           /* the current sample's root id */
 	struct hashmap stacks;   /* raw key → summed weight */
 	uint32_t *stack_ids;     /* per raw key: offset of its folded frame ids in frame_ids */
@@ -80,88 +76,6 @@ static uint64_t sample_weight(const struct perf_fold_options *o, const struct pe
 }
 
 #define FRAME_UNWOUND (1ULL << 63) /* in a frame key's object word: unwound from DWARF */
-#define ROOT_PER_SAMPLE UINT64_MAX /* thread_roots value: the root depends on the sample */
-#define ROOT_NONE (UINT64_MAX - 1)  /* thread_roots value: the script drops these samples */
-
-/* The start of the header line perf script prints for the sample (comm, tid or pid/tid
- * as stackcollapse --pid/--tid needs, and when FULL also cpu, time, period, event). */
-static void header_text(struct fold_run *r, const struct perf_session_sample *ps, int full,
-			struct strbuf *sb)
-{
-	const struct perf_sample *s = ps->sample;
-	strbuf_reset(sb);
-	strbuf_addstr(sb, ps->thread->comm);
-	if (r->o->root != FOLD_ROOT_COMM)
-		strbuf_addf(sb, " %5d/%-5d ", (int32_t)s->pid, (int32_t)s->tid);
-	else
-		strbuf_addf(sb, " %5d ", (int32_t)s->tid);
-	if (!full)
-		return;
-	if (ps->desc->attr.sample_type & PERF_ST_CPU)
-		strbuf_addf(sb, "[%03u] ", s->cpu);
-	char t[48];
-	snprintf(t, sizeof(t), "%llu.%06llu", (unsigned long long)(s->time / 1000000000ULL),
-		 (unsigned long long)(s->time % 1000000000ULL / 1000));
-	strbuf_addf(sb, "%12s: %10llu %s: ", t, (unsigned long long)s->period,
-		    ps->desc->name ? ps->desc->name : "[unknown]");
-}
-
-/* The root stackcollapse-perf.pl reads from header text SB: its regular expression takes
- * the shortest comm followed by blanks, digits and a blank, so a comm such as "worker 1"
- * or a tid of -1 give other roots than the comm.  Returns the root id, or ROOT_NONE. */
-static uint64_t root_from_text(struct fold_run *r, const struct strbuf *sb)
-{
-	struct script_header h;
-	if (!script_match_header(sb->buf, sb->len, &h))
-		return ROOT_NONE;
-	/* Without "/TID" the number is the tid and the pid unknown ("?"); a tid "0" counts
-	 * as absent too (the script's "not $tid"). */
-	char pid[32], tid[32];
-	const struct text_span *p = &h.pid, *tt = &h.tid;
-	if (tt->len == 0 || (tt->len == 1 && tt->ptr[0] == '0')) {
-		tt = p;
-		snprintf(pid, sizeof(pid), "?");
-	} else {
-		snprintf(pid, sizeof(pid), "%.*s", (int)(p->len < 31 ? p->len : 31), p->ptr);
-	}
-	snprintf(tid, sizeof(tid), "%.*s", (int)(tt->len < 31 ? tt->len : 31), tt->ptr);
-	strbuf_reset(&r->sb);
-	fold_name_root_text(&r->sb, h.comm.ptr, h.comm.len, pid, tid, r->o->root);
-	return hashmap_intern(&r->roots, r->sb.buf, r->sb.len, NULL);
-}
-
-/* The root id of a sample (cached per comm, pid and tid), or ROOT_NONE. */
-static uint64_t root_id(struct fold_run *r, const struct perf_session_sample *ps)
-{
-	const struct thread *t = ps->thread;
-	const struct perf_sample *s = ps->sample;
-	/* consecutive samples often come from the same thread */
-	if (!(t == r->last_thread && t->comm == r->last_comm && s->pid == r->last_pid &&
-	      s->tid == r->last_tid)) {
-		r->last_thread = t;
-		r->last_comm = t->comm;
-		r->last_pid = s->pid;
-		r->last_tid = s->tid;
-		uint64_t k[3] = { (uint64_t)(uintptr_t)t->comm, s->pid, s->tid };
-		int created;
-		size_t i = hashmap_intern(&r->thread_roots, k, sizeof(k), &created);
-		struct hashmap_entry *e = hashmap_entry(&r->thread_roots, i);
-		if (created) {
-			header_text(r, ps, 0, &r->text);
-			e->value = root_from_text(r, &r->text);
-			/* no match within comm and tid: the script's match runs on into the
-			 * time and period columns (unless the comm starts with a blank) */
-			if (e->value == ROOT_NONE && t->comm[0] && !script_is_blank(t->comm[0]))
-				e->value = ROOT_PER_SAMPLE;
-		}
-		r->last_root = e->value;
-	}
-	if (r->last_root != ROOT_PER_SAMPLE)
-		return r->last_root;
-	header_text(r, ps, 1, &r->text);
-	return root_from_text(r, &r->text);
-}
-
 /* The key of a sample before any lookup: its root, the versions of the maps its
  * addresses are resolved in, and its raw addresses.  Equal keys resolve to equal stacks,
  * so only a new key costs map lookups and symbols.  Returns its length in words. */
@@ -243,7 +157,6 @@ static void add_frame_ids(struct fold_run *r, const char *text, size_t len)
 	}
 }
 
-/* The folded frame ids of one (object, address), made once. */
 /* Folds one line perf script would print, "TEXT (DSO)" with TEXT "sym+0xoff", adding
  * its frame ids (none when the script drops it). */
 static void fold_printed_frame(struct fold_run *r, const char *text, const char *dso,
@@ -330,8 +243,9 @@ static uint32_t root_frame(struct fold_run *r, uint32_t id)
 		memset(r->root_frames + old, 0xff, (r->cap_roots - old) * sizeof(*r->root_frames));
 	}
 	if (r->root_frames[id] == UINT32_MAX) {
-		const struct hashmap_entry *e = hashmap_entry(&r->roots, id);
-		r->root_frames[id] = fold_table_frame(r->table, e->key, e->len);
+		size_t len;
+		const char *name = fold_roots_name(&r->roots, id, &len);
+		r->root_frames[id] = fold_table_frame(r->table, name, len);
 	}
 	return r->root_frames[id];
 }
@@ -341,8 +255,9 @@ static size_t key_frames(struct fold_run *r, uint32_t root_index, const uint64_t
 			 size_t n_frames, uint32_t **ids, size_t *cap)
 {
 	uint32_t root = root_frame(r, root_index);
-	const struct hashmap_entry *re = hashmap_entry(&r->roots, root_index);
-	int java = fold_root_is_java(re->key, re->len);
+	size_t root_len;
+	const char *root_name = fold_roots_name(&r->roots, root_index, &root_len);
+	int java = fold_root_is_java(root_name, root_len);
 	size_t n = 0;
 	if (*cap < 1) {
 		*cap = 64;
@@ -426,8 +341,8 @@ static int fold_sample(void *arg, struct perf_session *s, const struct perf_sess
 	(void)s;
 	if (!ps->desc || !keep_sample(r, ps))
 		return 0;
-	r->root = root_id(r, ps);
-	if (r->root == ROOT_NONE)
+	r->root = fold_roots_of(&r->roots, ps);
+	if (r->root == FOLD_ROOT_DROPPED)
 		return 0;
 	int callchain = (ps->desc->attr.sample_type & PERF_ST_CALLCHAIN) != 0;
 	size_t i = sample_stack(r, ps, callchain);
@@ -441,8 +356,8 @@ static int foreach_sample(void *arg, struct perf_session *s, const struct perf_s
 	(void)s;
 	if (!ps->desc || !keep_sample(r, ps))
 		return 0;
-	r->root = root_id(r, ps);
-	if (r->root == ROOT_NONE)
+	r->root = fold_roots_of(&r->roots, ps);
+	if (r->root == FOLD_ROOT_DROPPED)
 		return 0;
 	int callchain = (ps->desc->attr.sample_type & PERF_ST_CALLCHAIN) != 0;
 	size_t i = sample_stack(r, ps, callchain);
@@ -469,8 +384,7 @@ static void run_init(struct fold_run *r, const struct perf_fold_options *o, stru
 	r->cap_chain = 256;
 	r->key = xmalloc((5 + r->cap_chain) * sizeof(*r->key));
 	r->addr_key = xmalloc(4 * r->max_stack * sizeof(*r->addr_key));
-	hashmap_init(&r->roots);
-	hashmap_init(&r->thread_roots);
+	fold_roots_init(&r->roots, o->root);
 	hashmap_init(&r->stacks);
 	hashmap_init(&r->names);
 }
@@ -482,8 +396,7 @@ static void run_release(struct fold_run *r)
 	free(r->addr_key);
 	free(r->stack_ids);
 	free(r->stack_lens);
-	hashmap_release(&r->roots);
-	hashmap_release(&r->thread_roots);
+	fold_roots_release(&r->roots);
 	hashmap_release(&r->stacks);
 	hashmap_release(&r->names);
 	free(r->name_frames);
