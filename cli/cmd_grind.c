@@ -142,26 +142,61 @@ static int read_first_line(const char *path, char *buf, size_t cap)
 	return 0;
 }
 
+/* The first line `VALGRIND --version` prints, into HAVE (empty when it cannot run).
+ * The launcher prints the version of the tool it starts (memcheck) from $VALGRIND_LIB
+ * when that is set: the child runs without it, so this is the installed Valgrind's
+ * version whatever our caller's environment holds. */
+static void installed_version(const char *valgrind, char *have, size_t cap)
+{
+	have[0] = 0;
+	int fds[2];
+	if (pipe(fds) != 0)
+		return;
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid == 0) {
+		int devnull = open("/dev/null", O_WRONLY);
+		if (devnull >= 0) {
+			dup2(devnull, STDERR_FILENO);
+			close(devnull);
+		}
+		dup2(fds[1], STDOUT_FILENO);
+		close(fds[0]);
+		close(fds[1]);
+		unsetenv("VALGRIND_LIB");
+		execlp(valgrind, valgrind, "--version", (char *)NULL);
+		_exit(127);
+	}
+	close(fds[1]);
+	if (pid > 0) {
+		FILE *p = fdopen(fds[0], "r");
+		if (p) {
+			if (!fgets(have, (int)cap, p))
+				have[0] = 0;
+			fclose(p);
+		} else {
+			close(fds[0]);
+		}
+		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+			;
+	} else {
+		close(fds[0]);
+	}
+	have[strcspn(have, "\r\n")] = 0;
+}
+
 /* The tool links the core of the Valgrind it was built against; another version's
  * launcher would load it with an incompatible core layout. */
 static int check_version(const char *libdir, const char *valgrind, struct tephra_error *err)
 {
-	char path[PATH_MAX], built[128], have[128] = "";
-	char cmd[PATH_MAX + 64];
+	char path[PATH_MAX], built[128], have[128];
 	if (path_join(path, sizeof(path), libdir, "VERSION") != 0 ||
 	    read_first_line(path, built, sizeof(built)) != 0) {
 		tephra_error_set(err, "%s: cannot read the Valgrind version the tool was built "
 				 "against", path);
 		return -1;
 	}
-	snprintf(cmd, sizeof(cmd), "'%s' --version 2>/dev/null", valgrind);
-	FILE *p = popen(cmd, "r");
-	if (p) {
-		if (!fgets(have, sizeof(have), p))
-			have[0] = 0;
-		pclose(p);
-	}
-	have[strcspn(have, "\r\n")] = 0;
+	installed_version(valgrind, have, sizeof(have));
 	if (!have[0]) {
 		tephra_error_set(err, "cannot run '%s --version': is Valgrind installed?", valgrind);
 		return -1;

@@ -30,6 +30,12 @@ for t in "$TEPHRA" "$TEPHRA_ASAN"; do
 	TEPHRA_GRIND_LIB=$TEST_TMP/fakelib "$t" grind ./calls 2>err; [ $? = 1 ] || fail "version mismatch accepted"
 	grep -q "the installed Valgrind is valgrind-.* but the tool in .*fakelib was built against valgrind-0.0.1" err ||
 		fail "unclear version message: $(cat err)"
+	# A VALGRIND_LIB of the caller's (here a directory with no memcheck, the tool
+	# `valgrind --version` starts) changes neither the version check nor the run.
+	mkdir -p emptylib
+	VALGRIND_LIB=$TEST_TMP/emptylib "$t" grind --no-svg -o vl.folded ./calls 2>err ||
+		{ cat err; fail "an inherited VALGRIND_LIB broke the run"; }
+	has_line vl.folded "main;b;work 4002"
 	"$t" grind -o /nonexistent/x.folded ./calls 2>err; [ $? = 1 ] && grep -q '/nonexistent/x.folded: No such file' err ||
 		fail "unwritable output: $(cat err)"
 	TEPHRA_GRIND_LIB=$TEST_TMP/nowhere "$t" grind ./calls 2>err; [ $? = 1 ] && grep -q 'nowhere' err ||
