@@ -20,7 +20,8 @@ static void usage(FILE *f)
 		"      --tid LIST       only samples of these threads\n"
 		"      --comms LIST     only samples of threads with these comms\n"
 		"      --max-stack N    at most N callchain frames (default 127)\n"
-		"      --ns             time with nanoseconds\n");
+		"      --ns             time with nanoseconds\n"
+		"      --no-inline      do not list the functions inlined at DWARF-unwound frames\n");
 }
 
 int cmd_script(int argc, char **argv)
@@ -34,6 +35,7 @@ int cmd_script(int argc, char **argv)
 		{ "comm", required_argument, NULL, 'c' },
 		{ "max-stack", required_argument, NULL, 'm' },
 		{ "ns", no_argument, NULL, 'n' },
+		{ "no-inline", no_argument, NULL, 'I' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -89,6 +91,9 @@ int cmd_script(int argc, char **argv)
 			break;
 		case 'n':
 			o.nanosecs = 1;
+			break;
+		case 'I':
+			o.no_inline = 1;
 			break;
 		case 'h':
 			usage(stdout);

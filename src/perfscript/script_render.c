@@ -279,7 +279,7 @@ static int on_sample(void *arg, struct perf_session *s, const struct perf_sessio
 							   smp->nr_callchain, r->max_stack,
 							   ps->unwound, r->frames);
 			for (size_t i = 0; i < n; i++) {
-				if (put_inlines(r, s, f, &r->frames[i]))
+				if (!r->o->no_inline && put_inlines(r, s, f, &r->frames[i]))
 					continue;
 				out_ch(w, '\t');
 				out_hex(w, r->frames[i].addr, 16);

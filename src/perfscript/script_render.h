@@ -41,6 +41,7 @@ struct script_options {
 	int fields_set;
 	int nanosecs;            /* --ns */
 	int max_stack;           /* --max-stack; 0 = 127 */
+	int no_inline;           /* --no-inline: unwound frames without their inlined functions */
 	struct perf_session_filter filter;
 	const struct symbol_options *symbols;
 	int progress;

@@ -3,6 +3,7 @@
 #include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
+#include <gelf.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,6 +13,7 @@ struct dwarf_lines {
 	Dwfl *dwfl;
 	Dwfl_Module *mod;
 	Dwarf_Addr bias;   /* where libdwfl placed the file (offline ET_DYN: not 0) */
+	int has_dwarf;
 };
 
 static char *no_debuginfo_path;
@@ -31,8 +33,14 @@ struct dwarf_lines *dwarf_lines_open(const char *path)
 	dwfl_report_begin(dwfl);
 	Dwfl_Module *mod = dwfl_report_offline(dwfl, "", path, -1);
 	dwfl_report_end(dwfl, NULL, NULL);
-	Dwarf_Addr bias;
-	if (!mod || !dwfl_module_getdwarf(mod, &bias)) {
+	if (!mod) {
+		dwfl_end(dwfl);
+		return NULL;
+	}
+	/* a file without DWARF still answers by its ELF symbols, as addr2line does */
+	Dwarf_Addr bias = 0;
+	int has_dwarf = dwfl_module_getdwarf(mod, &bias) != NULL;
+	if (!has_dwarf && !dwfl_module_getelf(mod, &bias)) {
 		dwfl_end(dwfl);
 		return NULL;
 	}
@@ -40,6 +48,7 @@ struct dwarf_lines *dwarf_lines_open(const char *path)
 	dl->dwfl = dwfl;
 	dl->mod = mod;
 	dl->bias = bias;
+	dl->has_dwarf = has_dwarf;
 	return dl;
 }
 
@@ -51,65 +60,229 @@ void dwarf_lines_close(struct dwarf_lines *dl)
 	free(dl);
 }
 
+/* Languages whose plain DW_AT_name is the symbol name (no mangling): for these
+ * binutils takes DW_AT_name as final, for the others it prefers the ELF symbol
+ * when DWARF gives no linkage name (observed: a C++ lambda's `operator()` prints as
+ * the enclosing `main`, an anonymous-namespace function as its demangled symbol). */
+static int unmangled_language(int lang)
+{
+	switch (lang) {
+	case DW_LANG_C89:
+	case DW_LANG_C:
+	case DW_LANG_Cobol74:
+	case DW_LANG_Cobol85:
+	case DW_LANG_Fortran77:
+	case DW_LANG_Pascal83:
+	case DW_LANG_PLI:
+	case DW_LANG_C99:
+	case DW_LANG_UPC:
+	case DW_LANG_C11:
+	case DW_LANG_Mips_Assembler:
+	case 0x8765: /* DW_LANG_Upc */
+	case 0x8101: /* DW_LANG_HP_Basic91 */
+	case 0x8102: /* DW_LANG_HP_Pascal91 */
+	case 0x8103: /* DW_LANG_HP_IMacro */
+	case 0x8107: /* DW_LANG_HP_Assembler */
+		return 1;
+	default:
+		return 0;
+	}
+}
+
 /* The name addr2line shows for a function DIE: its linkage name when there is one
- * (following abstract_origin/specification), else its name. */
-static const char *function_name(Dwarf_Die *die)
+ * (following abstract_origin/specification), else its name.  *FINAL says whether
+ * the name is final or addr2line would rather look up the ELF symbol. */
+static const char *function_name(Dwarf_Die *die, int *final)
 {
 	Dwarf_Attribute attr;
 	const char *n;
 
+	*final = 1;
 	if ((dwarf_attr_integrate(die, DW_AT_linkage_name, &attr) ||
 	     dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &attr)) &&
 	    (n = dwarf_formstring(&attr)) != NULL)
 		return n;
-	if (dwarf_attr_integrate(die, DW_AT_name, &attr) && (n = dwarf_formstring(&attr)) != NULL)
+	if (dwarf_attr_integrate(die, DW_AT_name, &attr) && (n = dwarf_formstring(&attr)) != NULL) {
+		Dwarf_Die cu;
+		*final = dwarf_diecu(die, &cu, NULL, NULL) && unmangled_language(dwarf_srclang(&cu));
 		return n;
+	}
+	*final = 0;
 	return NULL;
+}
+
+/* The function binutils' addr2line picks for an address: of every subprogram,
+ * inlined subroutine and entry point whose range holds it, the one with the
+ * smallest range, the later DIE on a tie (assembler files list each alias of a
+ * symbol as a subprogram with the same range; the last one wins: `clone3`, not
+ * `__clone3`). */
+struct function_pick {
+	Dwarf_Die die;
+	Dwarf_Addr len;
+	int found;
+};
+
+static void pick_function(Dwarf_Die *parent, Dwarf_Addr addr, struct function_pick *p)
+{
+	Dwarf_Die child;
+	if (dwarf_child(parent, &child) != 0)
+		return;
+	do {
+		int tag = dwarf_tag(&child);
+		if (tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine ||
+		    tag == DW_TAG_entry_point) {
+			Dwarf_Addr base, lo, hi;
+			ptrdiff_t off = 0;
+			int holds = 0;
+			while ((off = dwarf_ranges(&child, off, &base, &lo, &hi)) > 0) {
+				if (lo <= addr && addr < hi) {
+					holds = 1;
+					if (!p->found || hi - lo <= p->len) {
+						p->die = child;
+						p->len = hi - lo;
+						p->found = 1;
+					}
+				}
+			}
+			/* what is inlined into a function lies within its ranges */
+			if (holds)
+				pick_function(&child, addr, p);
+		} else if (dwarf_haschildren(&child)) {
+			pick_function(&child, addr, p);
+		}
+	} while (dwarf_siblingof(&child, &child) == 0);
+}
+
+/* The unit holding ADDR (module address): .debug_aranges first, then each unit's
+ * own ranges (units without aranges, e.g. Rust's std, are found this way). */
+static Dwarf_Die *unit_at(struct dwarf_lines *dl, Dwarf_Addr addr, Dwarf_Addr *bias)
+{
+	Dwarf_Die *cu = dwfl_module_addrdie(dl->mod, addr, bias);
+	if (cu)
+		return cu;
+	cu = NULL;
+	while ((cu = dwfl_module_nextcu(dl->mod, cu, bias)) != NULL)
+		if (dwarf_haspc(cu, addr - *bias) > 0)
+			return cu;
+	return NULL;
+}
+
+/* The ELF symbol binutils' elf_find_function picks: in the section holding the
+ * address, the function or untyped symbol with the highest value not above it;
+ * on equal values one that covers the address, then a typed one, then the smaller
+ * one, else the first in the table. */
+static const char *elf_function(struct dwarf_lines *dl, Dwarf_Addr addr)
+{
+	int n = dwfl_module_getsymtab(dl->mod);
+	if (n <= 0)
+		return NULL;
+	GElf_Addr sbias = 0;
+	Elf *elf = dwfl_module_getelf(dl->mod, &sbias);
+	if (!elf)
+		return NULL;
+	/* the section holding ADDR (file addresses) */
+	size_t want = 0;
+	Elf_Scn *scn = NULL;
+	GElf_Addr faddr = addr - sbias;
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		GElf_Shdr sh;
+		if (!gelf_getshdr(scn, &sh) || !(sh.sh_flags & SHF_ALLOC))
+			continue;
+		if (sh.sh_addr <= faddr && faddr < sh.sh_addr + sh.sh_size) {
+			want = elf_ndxscn(scn);
+			break;
+		}
+	}
+	if (!want)
+		return NULL;
+	const char *best = NULL;
+	GElf_Addr best_lo = 0, best_size = 0;
+	int best_typed = 0;
+	for (int i = 1; i < n; i++) {
+		GElf_Sym sym;
+		GElf_Addr value;
+		GElf_Word shndx;
+		Elf *symelf;
+		Dwarf_Addr symbias;
+		const char *name = dwfl_module_getsym_info(dl->mod, i, &sym, &value, &shndx,
+							   &symelf, &symbias);
+		if (!name)
+			continue;
+		int type = GELF_ST_TYPE(sym.st_info);
+		if (type != STT_FUNC && type != STT_NOTYPE && type != STT_GNU_IFUNC)
+			continue;
+		if (shndx != want)
+			continue;
+		GElf_Addr lo = sym.st_value, size = sym.st_size ? sym.st_size : 1;
+		int typed = type != STT_NOTYPE;
+		if (lo > faddr || (best && lo < best_lo))
+			continue;
+		int better;
+		if (!best || lo > best_lo)
+			better = 1;
+		else if (best_lo + best_size <= faddr)
+			better = size > best_size;
+		else if (lo + size <= faddr)
+			better = 0;
+		else if (typed != best_typed)
+			better = typed;
+		else
+			better = size < best_size;
+		if (better) {
+			best = name;
+			best_lo = lo;
+			best_size = size;
+			best_typed = typed;
+		}
+	}
+	return best;
 }
 
 int dwarf_lines_inline_names(struct dwarf_lines *dl, uint64_t vaddr,
 			     void (*cb)(void *arg, const char *name), void *arg)
 {
-	Dwarf_Addr bias = 0;
-	Dwarf_Die *cu = dwfl_module_addrdie(dl->mod, vaddr + dl->bias, &bias);
-	if (!cu)
-		return 0;
-	Dwarf_Die *scopes = NULL;
-	int n = dwarf_getscopes(cu, vaddr + dl->bias - bias, &scopes);
-	int count = 0;
-	/* dwarf_getscopes continues from an inlined instance into its abstract origin's
-	 * scopes; the callers are the concrete parents, which dwarf_getscopes_die lists. */
-	for (int i = 0; i < n; i++) {
-		int tag = dwarf_tag(&scopes[i]);
-		if (tag != DW_TAG_inlined_subroutine && tag != DW_TAG_subprogram)
+	Dwarf_Addr addr = vaddr + dl->bias, bias = 0;
+	Dwarf_Die *cu = dl->has_dwarf ? unit_at(dl, addr, &bias) : NULL;
+	struct function_pick p = { .found = 0 };
+	if (cu)
+		pick_function(cu, addr - bias, &p);
+	int final = 0;
+	const char *name = p.found ? function_name(&p.die, &final) : NULL;
+	if (!final) {
+		/* no DWARF name that binutils takes as it is: the ELF symbol decides */
+		const char *sym = elf_function(dl, addr);
+		if (sym)
+			name = sym;
+		else if (!name && !cu)
+			return 0;
+	}
+	cb(arg, name ? name : "??");
+	int count = 1;
+	if (!p.found || dwarf_tag(&p.die) != DW_TAG_inlined_subroutine)
+		return count;
+	/* the callers: the functions the DIE is nested in, up to the subprogram */
+	Dwarf_Die *parents = NULL;
+	int np = dwarf_getscopes_die(&p.die, &parents);
+	for (int k = 1; k < np; k++) {
+		int t = dwarf_tag(&parents[k]);
+		if (t != DW_TAG_inlined_subroutine && t != DW_TAG_subprogram &&
+		    t != DW_TAG_entry_point)
 			continue;
-		const char *name = function_name(&scopes[i]);
+		name = function_name(&parents[k], &final);
 		cb(arg, name ? name : "??");
 		count++;
-		if (tag == DW_TAG_inlined_subroutine) {
-			Dwarf_Die *parents = NULL;
-			int np = dwarf_getscopes_die(&scopes[i], &parents);
-			for (int k = 1; k < np; k++) {
-				int t = dwarf_tag(&parents[k]);
-				if (t != DW_TAG_inlined_subroutine && t != DW_TAG_subprogram)
-					continue;
-				name = function_name(&parents[k]);
-				cb(arg, name ? name : "??");
-				count++;
-				if (t == DW_TAG_subprogram)
-					break;
-			}
-			free(parents);
-		}
-		break;
+		if (t != DW_TAG_inlined_subroutine)
+			break;
 	}
-	free(scopes);
+	free(parents);
 	return count;
 }
 
 int dwarf_lines_srcline(struct dwarf_lines *dl, uint64_t vaddr, const char **file,
 			unsigned *line)
 {
+	if (!dl->has_dwarf)
+		return -1;
 	Dwfl_Line *l = dwfl_module_getsrc(dl->mod, vaddr + dl->bias);
 	int lineno = 0;
 	if (!l)

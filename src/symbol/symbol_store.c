@@ -556,8 +556,9 @@ static struct dwarf_lines *dso_dwarf(struct dso *d)
 	load(d);
 	if (!d->dwarf_tried) {
 		d->dwarf_tried = 1;
-		/* perf asks addr2line about the file the symbols came from */
-		if ((d->kind == DSO_USER || d->kind == DSO_VDSO) && d->loaded_from)
+		/* perf asks addr2line about the file the symbols came from (which answers
+		 * by ELF symbols where there is no DWARF); not about [vdso] */
+		if (d->kind == DSO_USER && d->loaded_from)
 			d->dwarf = dwarf_lines_open(d->loaded_from);
 	}
 	return d->dwarf;
