@@ -3,7 +3,12 @@
  * perf 6.1 keeps a list sorted by timestamp where a new record goes after every record
  * with an equal timestamp; a FINISHED_ROUND flushes the records whose time is <= the
  * round limit, and only when the queue is not empty does it then move the limit to the
- * largest queued timestamp.  Sorting by (time, arrival number) gives the same sequence. */
+ * largest queued timestamp.  A stable ordering by time gives the same sequence.
+ *
+ * The records of a round come as a few runs already in time order (one per CPU buffer,
+ * plus what the previous flush left, which is sorted), so a stable merge of adjacent
+ * runs sorts them in O(n log runs) with no comparison callback; qsort of every round was
+ * the reader's largest cost. */
 #include "perfdata/perf_ordered_queue.h"
 
 #include <stdlib.h>
@@ -11,31 +16,93 @@
 
 #include "base/xalloc.h"
 
+/* Moves the waiting records to the front so the array does not grow without end. */
+static void compact(struct perf_ordered_queue *q)
+{
+	size_t live = q->nr - q->head;
+
+	memmove(q->items, q->items + q->head, live * sizeof(*q->items));
+	for (size_t i = 0; i < q->nr_runs; i++)
+		q->run_starts[i] -= q->head;
+	q->head = 0;
+	q->nr = live;
+}
+
 void perf_queue_push(struct perf_ordered_queue *q, const struct perf_queued_record *rec)
 {
 	if (q->nr == q->cap) {
-		q->cap = q->cap ? q->cap * 2 : 1024;
-		q->items = xrealloc(q->items, q->cap * sizeof(*q->items));
+		if (q->head && q->head >= q->nr - q->head) {
+			compact(q);
+		} else {
+			q->cap = q->cap ? q->cap * 2 : 1024;
+			q->items = xrealloc(q->items, q->cap * sizeof(*q->items));
+		}
 	}
-	q->items[q->nr] = *rec;
-	q->items[q->nr].seq = q->next_seq++;
-	if (q->nr && q->sorted) {
-		const struct perf_queued_record *prev = &q->items[q->nr - 1];
-		if (prev->time > rec->time)
-			q->sorted = 0;
+	if (q->nr > q->head && q->items[q->nr - 1].time > rec->time) {
+		if (q->nr_runs == q->cap_runs) {
+			q->cap_runs = q->cap_runs ? q->cap_runs * 2 : 64;
+			q->run_starts = xrealloc(q->run_starts, q->cap_runs * sizeof(*q->run_starts));
+		}
+		q->run_starts[q->nr_runs++] = q->nr;
 	}
-	if (q->nr == 0)
-		q->sorted = 1;
-	q->nr++;
+	q->items[q->nr++] = *rec;
+	q->next_seq++;
 }
 
-static int by_time_then_arrival(const void *a, const void *b)
+/* Merges the sorted runs SRC[a, m) and SRC[m, b) into DST[a, b); on equal times the
+ * left run (earlier arrivals) goes first. */
+static void merge_two(const struct perf_queued_record *src, struct perf_queued_record *dst,
+		      size_t a, size_t m, size_t b)
 {
-	const struct perf_queued_record *x = a, *y = b;
+	size_t i = a, j = m, o = a;
 
-	if (x->time != y->time)
-		return x->time < y->time ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
+	if (m == b || src[m - 1].time <= src[m].time) {
+		memcpy(dst + a, src + a, (b - a) * sizeof(*src));
+		return;
+	}
+	while (i < m && j < b) {
+		if (src[j].time < src[i].time)
+			dst[o++] = src[j++];
+		else
+			dst[o++] = src[i++];
+	}
+	memcpy(dst + o, src + i, (m - i) * sizeof(*src));
+	o += m - i;
+	memcpy(dst + o, src + j, (b - j) * sizeof(*src));
+}
+
+/* Sorts items[head, nr) by merging adjacent runs pairwise until one is left. */
+static void sort_runs(struct perf_ordered_queue *q)
+{
+	if (!q->nr_runs)
+		return;
+	if (q->merge_cap < q->cap) {
+		free(q->merge_buf);
+		q->merge_cap = q->cap;
+		q->merge_buf = xmalloc(q->merge_cap * sizeof(*q->merge_buf));
+	}
+	while (q->nr_runs) {
+		/* runs: [head, s0), [s0, s1), ..., [s_last, nr) */
+		size_t nr_bounds = q->nr_runs, kept = 0, start = q->head;
+
+		for (size_t r = 0; r <= nr_bounds; r += 2) {
+			size_t mid = r < nr_bounds ? q->run_starts[r] : q->nr;
+			size_t end = r + 1 < nr_bounds ? q->run_starts[r + 1] : q->nr;
+
+			merge_two(q->items, q->merge_buf, start, mid, end);
+			if (r + 1 < nr_bounds)
+				q->run_starts[kept++] = end;
+			start = end;
+		}
+		q->nr_runs = kept;
+		/* The merged copy becomes the array (both have cap entries). */
+		struct perf_queued_record *t = q->items;
+		q->items = q->merge_buf;
+		q->merge_buf = t;
+		size_t c = q->merge_cap;
+		q->merge_cap = q->cap;
+		q->cap = c;
+	}
 }
 
 static size_t flush_upto(struct perf_ordered_queue *q, uint64_t limit, perf_queue_sink sink,
@@ -43,17 +110,15 @@ static size_t flush_upto(struct perf_ordered_queue *q, uint64_t limit, perf_queu
 {
 	size_t n = 0;
 
-	if (!q->sorted) {
-		qsort(q->items, q->nr, sizeof(*q->items), by_time_then_arrival);
-		q->sorted = 1;
-	}
-	while (n < q->nr && q->items[n].time <= limit) {
-		sink(arg, &q->items[n]);
-		q->last_flushed = q->items[n].time;
+	sort_runs(q);
+	while (q->head < q->nr && q->items[q->head].time <= limit) {
+		sink(arg, &q->items[q->head]);
+		q->last_flushed = q->items[q->head].time;
+		q->head++;
 		n++;
 	}
-	memmove(q->items, q->items + n, (q->nr - n) * sizeof(*q->items));
-	q->nr -= n;
+	if (q->head == q->nr)
+		q->head = q->nr = 0;
 	return n;
 }
 
@@ -62,12 +127,9 @@ size_t perf_queue_flush_round(struct perf_ordered_queue *q, perf_queue_sink sink
 	uint64_t max_time;
 	size_t n;
 
-	if (q->nr == 0)
+	if (q->nr == q->head)
 		return 0; /* perf leaves the limit alone when nothing is queued */
-	if (!q->sorted) {
-		qsort(q->items, q->nr, sizeof(*q->items), by_time_then_arrival);
-		q->sorted = 1;
-	}
+	sort_runs(q);
 	max_time = q->items[q->nr - 1].time;
 	n = flush_upto(q, q->next_flush, sink, arg);
 	q->next_flush = max_time;
@@ -76,16 +138,18 @@ size_t perf_queue_flush_round(struct perf_ordered_queue *q, perf_queue_sink sink
 
 size_t perf_queue_flush_all(struct perf_ordered_queue *q, perf_queue_sink sink, void *arg)
 {
-	if (q->nr == 0)
+	if (q->nr == q->head)
 		return 0;
 	return flush_upto(q, UINT64_MAX, sink, arg);
 }
 
 void perf_queue_release(struct perf_ordered_queue *q)
 {
-	for (size_t i = 0; i < q->nr; i++)
+	for (size_t i = q->head; i < q->nr; i++)
 		if (q->items[i].owned)
 			free((void *)q->items[i].rec);
 	free(q->items);
+	free(q->merge_buf);
+	free(q->run_starts);
 	memset(q, 0, sizeof(*q));
 }

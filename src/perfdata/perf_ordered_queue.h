@@ -1,7 +1,11 @@
 /* perf_ordered_queue.h - perf's ordered-events rule: records with a timestamp wait in a
  * queue; FINISHED_ROUND delivers, in timestamp order (ties in arrival order), those not
  * later than the largest timestamp that was queued when the previous round closed.
- * Memory is bounded by the records of about one round. */
+ * Memory is bounded by the records of about one round.
+ *
+ * Records arrive as time-sorted runs (each CPU's ring buffer is in time order, and perf
+ * copies the buffers one after the other), so the queue remembers where each run starts
+ * and a flush merges the runs (stable: ties keep arrival order) instead of sorting. */
 #ifndef TEPHRA_PERFDATA_PERF_ORDERED_QUEUE_H
 #define TEPHRA_PERFDATA_PERF_ORDERED_QUEUE_H
 
@@ -10,7 +14,6 @@
 
 struct perf_queued_record {
 	uint64_t time;
-	uint64_t seq;         /* arrival number: ties keep arrival order */
 	const uint8_t *rec;   /* the record's bytes */
 	int64_t file_offset;
 	uint32_t size;
@@ -21,14 +24,24 @@ struct perf_queued_record {
 };
 
 struct perf_ordered_queue {
-	struct perf_queued_record *items;
-	size_t nr, cap;
-	int sorted;
-	uint64_t next_seq;
+	struct perf_queued_record *items; /* queued records are items[head, nr), in arrival
+					   * order except that a flush leaves them sorted */
+	size_t head, nr, cap;
+	size_t *run_starts;      /* where each time-sorted run after the first starts */
+	size_t nr_runs, cap_runs;
+	struct perf_queued_record *merge_buf; /* scratch for merging runs (cap entries) */
+	size_t merge_cap;
+	uint64_t next_seq;       /* records pushed so far */
 	uint64_t next_flush;     /* the limit the next round uses */
 	uint64_t max_time;       /* largest time queued (perf's max_timestamp) */
 	uint64_t last_flushed;   /* time of the last record delivered by a flush */
 };
+
+/* How many records wait in the queue. */
+static inline size_t perf_queue_len(const struct perf_ordered_queue *q)
+{
+	return q->nr - q->head;
+}
 
 void perf_queue_push(struct perf_ordered_queue *q, const struct perf_queued_record *rec);
 /* FINISHED_ROUND: moves the records due to OUT (via the append callback) and sets the

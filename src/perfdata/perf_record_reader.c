@@ -25,7 +25,7 @@
 #define DECOMP_CHUNK (256 * 1024)
 #define MAX_RECORD 65536
 #define PROGRESS_STEP (4u << 20)
-#define RELEASE_STEP (64u << 20)
+#define RELEASE_STEP (8u << 20)
 
 /* ---- delivery FIFO ---- */
 
@@ -382,8 +382,8 @@ static int handle_record(struct perf_reader *r, const uint8_t *rec, size_t size,
 	if (r->queue.next_seq && time < r->queue.last_flushed)
 		r->stats.nr_out_of_order++;
 	perf_queue_push(&r->queue, &q);
-	if (r->queue.nr > r->stats.max_queued)
-		r->stats.max_queued = r->queue.nr;
+	if (perf_queue_len(&r->queue) > r->stats.max_queued)
+		r->stats.max_queued = perf_queue_len(&r->queue);
 	return 0;
 }
 
@@ -414,7 +414,7 @@ static void release_consumed_pages(struct perf_reader *r)
 {
 	uint64_t keep = r->pos, page = (uint64_t)sysconf(_SC_PAGESIZE);
 
-	for (size_t i = 0; i < r->queue.nr; i++)
+	for (size_t i = r->queue.head; i < r->queue.nr; i++)
 		if (references(r, &r->queue.items[i], keep))
 			keep = (uint64_t)r->queue.items[i].file_offset;
 	for (size_t i = r->ready_head; i < r->ready_len; i++)
