@@ -587,7 +587,9 @@ int dso_inline_chain(struct dso *d, uint64_t addr, dso_inline_cb cb, void *arg)
 	if (!dl)
 		return 0;
 	const struct dso_symbol *base = dso_find_symbol(d, addr);
-	struct inline_walk w = { d, base ? base->name : NULL, cb, arg };
+	if (!base) /* perf expands only frames it has a symbol for */
+		return 0;
+	struct inline_walk w = { d, base->name, cb, arg };
 	return dwarf_lines_inline_names(dl, addr + d->text_offset, inline_name_cb, &w);
 }
 
