@@ -9,16 +9,7 @@
 
 #include "fold/fold_table.h"
 
-static int failures;
-
-#define CHECK(cond)                                                                 \
-	do {                                                                        \
-		if (!(cond)) {                                                      \
-			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, \
-				#cond);                                             \
-			failures++;                                                 \
-		}                                                                   \
-	} while (0)
+#include "unit/check.h"
 
 /* Writes the table to memory and compares with EXPECTED (written by hand). */
 static void check_output(const struct fold_table *t, const char *expected, int line)

@@ -10,16 +10,7 @@
 #include "render/palette.h"
 #include "render/svg_text.h"
 
-static int failures;
-
-#define CHECK(cond)                                                                 \
-	do {                                                                        \
-		if (!(cond)) {                                                      \
-			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, \
-				#cond);                                             \
-			failures++;                                                 \
-		}                                                                   \
-	} while (0)
+#include "unit/check.h"
 
 static void expect(const char *got, const char *want, int line)
 {

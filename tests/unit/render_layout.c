@@ -10,16 +10,7 @@
 #include "render/flame_tree.h"
 #include "render/folded_reader.h"
 
-static int failures;
-
-#define CHECK(cond)                                                                 \
-	do {                                                                        \
-		if (!(cond)) {                                                      \
-			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, \
-				#cond);                                             \
-			failures++;                                                 \
-		}                                                                   \
-	} while (0)
+#include "unit/check.h"
 
 struct seen {
 	char text[4096];
