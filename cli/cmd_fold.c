@@ -1,5 +1,6 @@
 /* cmd_fold.c - `tephra fold`: perf.data → folded stacks, the lines
  * `perf script | stackcollapse-perf.pl` prints. */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,6 +8,7 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "fold/perf_script_text.h"
 #include "perfscript/perf_fold.h"
 #include "perfscript/perf_session.h"
 
@@ -29,13 +31,52 @@ static void usage(FILE *f)
 		"      --only-pid LIST    only samples of these processes  (perf script --pid)\n"
 		"      --only-tid LIST    only samples of these threads    (perf script --tid)\n"
 		"      --comms LIST       only samples of these comms      (perf script --comms)\n"
-		"      --max-stack N      at most N frames per sample (default 127, as perf script)\n");
+		"      --max-stack N      at most N frames per sample (default 127, as perf script)\n"
+		"      --inline           expand every user frame into the functions inlined at it\n"
+		"                         (DWARF), the inlined ones marked _[i]\n"
+		"      --srcline          append ':file:line' to user frames (DWARF); with --from-text\n"
+		"                         the input is `perf script -F+srcline` (stackcollapse --srcline)\n"
+		"      --from-text        FILE is `perf script` text, folded as stackcollapse-perf.pl\n"
+		"                         does (honours --event, --pid, --tid, --kernel, --jit, --all,\n"
+		"                         --addrs, --srcline)\n"
+		"  -q, --quiet            no stack-quality report on stderr (DWARF recordings)\n");
+}
+
+/* --from-text: `perf script` text from PATH ("-" = standard input). */
+static int fold_text(const char *path, const struct perf_fold_options *po)
+{
+	struct fold_text_options o = { 0 };
+	struct tephra_error err = { { 0 } };
+	o.frame_flags = po->name_flags;
+	o.root = po->root;
+	o.event_filter = po->event;
+	o.srcline = po->srcline;
+	o.warnings = stderr; /* as the script warns of lines it does not recognize */
+	FILE *in = strcmp(path, "-") ? fopen(path, "r") : stdin;
+	if (!in) {
+		fprintf(stderr, "tephra fold: %s: cannot open: %s\n", path, strerror(errno));
+		return 1;
+	}
+	struct fold_table *t = fold_table_new();
+	int rc = 0;
+	if (fold_perf_script_text(in, path, t, &o, &err)) {
+		fprintf(stderr, "tephra fold: %s\n", err.msg);
+		rc = 1;
+	}
+	if (in != stdin)
+		fclose(in);
+	if (fold_table_write(t, stdout) || fflush(stdout)) {
+		fprintf(stderr, "tephra fold: writing output failed\n");
+		rc = 1;
+	}
+	fold_table_free(t);
+	return rc;
 }
 
 int cmd_fold(int argc, char **argv)
 {
 	enum { O_EVENT = 256, O_WEIGHT, O_PID, O_TID, O_KERNEL, O_JIT, O_ALL, O_ADDRS, O_INLINE,
-	       O_ONLY_PID, O_ONLY_TID, O_COMMS, O_MAX_STACK };
+	       O_ONLY_PID, O_ONLY_TID, O_COMMS, O_MAX_STACK, O_SRCLINE, O_FROM_TEXT };
 	static const struct option opts[] = {
 		{ "input", required_argument, NULL, 'i' },
 		{ "event", required_argument, NULL, O_EVENT },
@@ -52,6 +93,9 @@ int cmd_fold(int argc, char **argv)
 		{ "only-tid", required_argument, NULL, O_ONLY_TID },
 		{ "comms", required_argument, NULL, O_COMMS },
 		{ "max-stack", required_argument, NULL, O_MAX_STACK },
+		{ "srcline", no_argument, NULL, O_SRCLINE },
+		{ "from-text", no_argument, NULL, O_FROM_TEXT },
+		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -60,8 +104,8 @@ int cmd_fold(int argc, char **argv)
 	const char *path = NULL;
 	int32_t *pids = NULL, *tids = NULL;
 	char **comms = NULL;
-	int c, rc = 2;
-	while ((c = getopt_long(argc, argv, "i:h", opts, NULL)) != -1) {
+	int c, rc = 2, quiet = 0, from_text = 0, data_only = 0;
+	while ((c = getopt_long(argc, argv, "i:qh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			path = optarg;
@@ -73,7 +117,7 @@ int cmd_fold(int argc, char **argv)
 			if (!strcmp(optarg, "period"))
 				o.weight = PERF_FOLD_WEIGHT_PERIOD;
 			else if (!strcmp(optarg, "samples"))
-				o.weight = PERF_FOLD_WEIGHT_SAMPLES;
+				o.weight = PERF_FOLD_WEIGHT_SAMPLES, data_only = 1;
 			else {
 				fprintf(stderr, "tephra fold: --weight is 'period' or 'samples'\n");
 				goto out;
@@ -99,12 +143,23 @@ int cmd_fold(int argc, char **argv)
 			o.name_flags |= FOLD_ADDRS;
 			break;
 		case O_INLINE:
-			fprintf(stderr, "tephra fold: --inline is not supported yet\n");
-			goto out;
+			o.name_flags |= FOLD_INLINED;
+			data_only = 1;
+			break;
+		case O_SRCLINE:
+			o.srcline = 1;
+			break;
+		case O_FROM_TEXT:
+			from_text = 1;
+			break;
+		case 'q':
+			quiet = 1;
+			break;
 		case O_ONLY_PID:
 		case O_ONLY_TID: {
 			int32_t *v;
 			int n = perf_session_parse_ints(optarg, &v);
+			data_only = 1;
 			if (n < 0) {
 				fprintf(stderr, "tephra fold: bad number list '%s'\n", optarg);
 				goto out;
@@ -123,10 +178,12 @@ int cmd_fold(int argc, char **argv)
 			break;
 		}
 		case O_COMMS:
+			data_only = 1;
 			o.nr_comms = perf_session_parse_names(optarg, &comms);
 			o.comms = (const char *const *)comms;
 			break;
 		case O_MAX_STACK:
+			data_only = 1;
 			o.max_stack = atoi(optarg);
 			if (o.max_stack <= 0) {
 				fprintf(stderr, "tephra fold: bad --max-stack '%s'\n", optarg);
@@ -148,9 +205,21 @@ int cmd_fold(int argc, char **argv)
 		usage(stderr);
 		goto out;
 	}
+	if (from_text) {
+		if (data_only) {
+			fprintf(stderr, "tephra fold: --from-text folds as stackcollapse-perf.pl does: "
+				"--inline, --weight samples, --only-pid, --only-tid, --comms and "
+				"--max-stack are for perf.data input\n");
+			goto out;
+		}
+		rc = fold_text(path ? path : "-", &o);
+		goto out;
+	}
 	if (!path)
 		path = "perf.data";
 	o.progress = isatty(2);
+	o.quality = quiet ? NULL : stderr;
+	o.quality_who = "tephra fold";
 	struct fold_table *t = fold_table_new();
 	rc = 0;
 	if (perf_fold_file(path, &o, t, &err)) {

@@ -16,6 +16,7 @@
 #include "base/xalloc.h"
 #include "perfscript/fold_roots.h"
 #include "perfscript/perf_session.h"
+#include "perfscript/stack_quality.h"
 
 struct fold_run {
 	const struct perf_fold_options *o;
@@ -30,6 +31,8 @@ struct fold_run {
 	struct hashmap stacks;   /* raw key → summed weight */
 	uint32_t *stack_ids;     /* per raw key: offset of its folded frame ids in frame_ids */
 	uint32_t *stack_lens;    /* ... and their number */
+	uint32_t *stack_class;   /* ... and their stack_quality class (when quality) */
+	struct stack_quality *quality; /* NULL: not reported */
 	size_t cap_stacks;
 	struct hashmap names;    /* {obj id + 1, addr, java} → index into name_frames */
 	uint32_t *name_frames;   /* per name: offset into frame_ids */
@@ -160,7 +163,7 @@ static void add_frame_ids(struct fold_run *r, const char *text, size_t len)
 /* Folds one line perf script would print, "TEXT (DSO)" with TEXT "sym+0xoff", adding
  * its frame ids (none when the script drops it). */
 static void fold_printed_frame(struct fold_run *r, const char *text, const char *dso,
-			       uint64_t addr, int java)
+			       uint64_t addr, int java, unsigned frame_flags, const char *suffix)
 {
 	struct strbuf *t = &r->text;
 	strbuf_reset(t);
@@ -177,12 +180,15 @@ static void fold_printed_frame(struct fold_run *r, const char *text, const char 
 	char pc[20];
 	int pc_len = snprintf(pc, sizeof(pc), "%llx", (unsigned long long)addr);
 	strbuf_reset(&r->sb);
-	unsigned flags = r->o->name_flags & ~(unsigned)FOLD_INLINED;
+	unsigned flags = (r->o->name_flags & ~(unsigned)FOLD_INLINED) | frame_flags;
 	if (java)
 		flags |= FOLD_JAVA;
 	if (fold_name_frame_text(&r->sb, t->buf, sym_len, t->buf + open + 2, t->len - open - 3,
-				 pc, (size_t)pc_len, flags))
+				 pc, (size_t)pc_len, flags)) {
+		if (suffix)
+			strbuf_addstr(&r->sb, suffix);
 		add_frame_ids(r, r->sb.buf, r->sb.len);
+	}
 }
 
 /* The folded frame ids of one (object, address), made once. */
@@ -202,22 +208,40 @@ static size_t frame_names(struct fold_run *r, uint64_t obj_word, uint64_t addr, 
 		struct frame f = { addr, addr, NULL, (obj_word & FRAME_UNWOUND) != 0 };
 		if (obj_id1)
 			f.obj = machine_object(r->session->machine, (uint32_t)(obj_id1 - 1));
+		/* --inline: every user frame is expanded as perf expands unwound ones (and as
+		 * the script's --inline does with addr2line -i), the inlined ones marked _[i] */
+		int inline_mode = (r->o->name_flags & FOLD_INLINED) != 0;
+		if (inline_mode)
+			f.unwound = 1;
 		struct frame_resolver *fr = &r->session->resolver;
 		const struct dso_symbol *sym = frame_symbol(fr, &f);
 		const char *const *names;
 		const unsigned char *inlined;
 		size_t n_inl = frame_inlines(fr, &f, &names, &inlined);
-		struct strbuf text = STRBUF_INIT;
+		struct strbuf text = STRBUF_INIT, line = STRBUF_INIT;
+		const char *suffix = NULL;
+		if (r->o->srcline && f.obj && f.obj->dso && !f.obj->kernel) {
+			const char *file;
+			unsigned lineno;
+			if (!dso_srcline(f.obj->dso, addr, &file, &lineno)) {
+				const char *base = strrchr(file, '/');
+				strbuf_addf(&line, ":%s:%u", base ? base + 1 : file, lineno);
+				suffix = line.buf;
+			}
+		}
 		r->name_frames[i] = (uint32_t)r->nr_frame_ids;
 		if (n_inl) {
 			/* perf prints the inlined functions innermost first; the script
-			 * prepends each line, so the outermost comes first here */
+			 * prepends each line, so the outermost comes first here.  The source
+			 * line of the address belongs to the innermost one. */
 			for (size_t j = n_inl; j-- > 0;) {
 				strbuf_reset(&text);
 				strbuf_addf(&text, "%s+0x%llx", names[j],
-					    (unsigned long long)(addr - sym->start));
+					    (unsigned long long)(addr - (sym ? sym->start : 0)));
 				fold_printed_frame(r, text.buf, inlined[j] ? "inlined" : f.obj->name,
-						   addr, java);
+						   addr, java,
+						   inline_mode && inlined[j] ? (unsigned)FOLD_INLINED : 0,
+						   j == 0 ? suffix : NULL);
 			}
 		} else {
 			if (sym)
@@ -225,8 +249,10 @@ static size_t frame_names(struct fold_run *r, uint64_t obj_word, uint64_t addr, 
 					    (unsigned long long)(addr - sym->start));
 			else
 				strbuf_addstr(&text, "[unknown]");
-			fold_printed_frame(r, text.buf, f.obj ? f.obj->name : "[unknown]", addr, java);
+			fold_printed_frame(r, text.buf, f.obj ? f.obj->name : "[unknown]", addr, java,
+					   0, suffix);
 		}
+		strbuf_release(&line);
 		strbuf_release(&text);
 		r->name_counts[i] = (uint32_t)(r->nr_frame_ids - r->name_frames[i]);
 	}
@@ -318,8 +344,12 @@ static size_t sample_stack(struct fold_run *r, const struct perf_session_sample 
 			r->cap_stacks = r->cap_stacks ? r->cap_stacks * 2 : 4096;
 			r->stack_ids = xrealloc(r->stack_ids, r->cap_stacks * sizeof(*r->stack_ids));
 			r->stack_lens = xrealloc(r->stack_lens, r->cap_stacks * sizeof(*r->stack_lens));
+			r->stack_class = xrealloc(r->stack_class, r->cap_stacks * sizeof(*r->stack_class));
 		}
 		size_t n = resolve_sample(r, ps, callchain);
+		if (r->quality)
+			r->stack_class[i] = stack_quality_stack(r->quality, &r->session->resolver,
+								r->frames, n);
 		size_t c = key_frames(r, (uint32_t)r->key[0], r->addr_key, n, &r->cb_ids, &r->cap_cb_ids);
 		/* keep the ids in the same pool as the frame names */
 		if (r->nr_frame_ids + c > r->cap_frame_ids) {
@@ -338,7 +368,6 @@ static size_t sample_stack(struct fold_run *r, const struct perf_session_sample 
 static int fold_sample(void *arg, struct perf_session *s, const struct perf_session_sample *ps)
 {
 	struct fold_run *r = arg;
-	(void)s;
 	if (!ps->desc || !keep_sample(r, ps))
 		return 0;
 	r->root = fold_roots_of(&r->roots, ps);
@@ -347,6 +376,12 @@ static int fold_sample(void *arg, struct perf_session *s, const struct perf_sess
 	int callchain = (ps->desc->attr.sample_type & PERF_ST_CALLCHAIN) != 0;
 	size_t i = sample_stack(r, ps, callchain);
 	hashmap_entry(&r->stacks, i)->value += sample_weight(r->o, ps);
+	if (r->quality) {
+		stack_quality_count(r->quality, r->stack_class[i], 1);
+		if (ps->unwound)
+			stack_quality_walk(r->quality, sample_unwinder_last(s->unwinder),
+					   ps->sample->user_stack_size);
+	}
 	return 0;
 }
 
@@ -396,6 +431,8 @@ static void run_release(struct fold_run *r)
 	free(r->addr_key);
 	free(r->stack_ids);
 	free(r->stack_lens);
+	free(r->stack_class);
+	stack_quality_free(r->quality);
 	fold_roots_release(&r->roots);
 	hashmap_release(&r->stacks);
 	hashmap_release(&r->names);
@@ -430,7 +467,12 @@ int perf_fold_file(const char *path, const struct perf_fold_options *o, struct f
 	run_init(&r, o, out, &s);
 	s.max_stack = r.max_stack;
 	filter_of(o, &f);
+	if (o->quality)
+		r.quality = stack_quality_new();
 	int rc = perf_session_run(&s, &f, fold_sample, &r, err);
+	if (r.quality && stack_quality_has_walks(r.quality))
+		stack_quality_print_brief(r.quality, o->quality_who ? o->quality_who : "tephra",
+					  path, perf_reader_stats(s.reader), o->quality);
 	/* each unique raw stack was named once; the table merges stacks whose names meet */
 	for (size_t i = 0; i < hashmap_count(&r.stacks); i++)
 		fold_table_add(out, r.frame_ids + r.stack_ids[i], r.stack_lens[i],

@@ -12,6 +12,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "base/error.h"
 #include "fold/fold_naming.h"
@@ -30,7 +31,10 @@ struct perf_fold_options {
 	const char *event;
 	enum perf_fold_weight weight;
 	enum fold_root_mode root;  /* comm, comm-PID, comm-PID/TID (stackcollapse --pid/--tid) */
-	unsigned name_flags;       /* FOLD_KERNEL | FOLD_JIT | FOLD_ADDRS | FOLD_INLINED */
+	unsigned name_flags;       /* FOLD_KERNEL | FOLD_JIT | FOLD_ADDRS, and FOLD_INLINED for
+				    * --inline: every user frame expanded into the functions
+				    * inlined at it (DWARF), the inlined ones named "f_[i]" */
+	int srcline;               /* append ":file:line" (DWARF) to user frames' names */
 	/* Sample filters, as perf script's --pid/--tid/--comms (NULL/0 = no filter). */
 	const int32_t *pids;
 	size_t nr_pids;
@@ -41,6 +45,10 @@ struct perf_fold_options {
 	int max_stack;             /* frames per sample; 0 = perf script's default (127) */
 	const struct symbol_options *symbols; /* NULL = defaults */
 	int progress;              /* report progress on stderr (callers pass isatty(2)) */
+	/* perf_fold_file: where to print the short stack-quality block of a DWARF
+	 * recording (perfscript/stack_quality.h), headed QUALITY_WHO; NULL = nowhere */
+	FILE *quality;
+	const char *quality_who;
 };
 
 /* Folds every selected sample of PATH ("-" = standard input, pipe mode) into OUT

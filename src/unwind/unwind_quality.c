@@ -82,6 +82,31 @@ uint64_t unwind_quality_suggested_dump(const struct unwind_quality *q)
 	return size > UNWIND_MAX_PERF_DUMP ? UNWIND_MAX_PERF_DUMP : size;
 }
 
+uint64_t unwind_quality_walks(const struct unwind_quality *q)
+{
+	return q->nr_walks;
+}
+
+uint64_t unwind_quality_status_count(const struct unwind_quality *q, enum unwind_status status)
+{
+	return (unsigned)status > UNWIND_ERROR ? 0 : q->nr_by_status[status];
+}
+
+uint64_t unwind_quality_max_needed(const struct unwind_quality *q)
+{
+	return q->max_needed;
+}
+
+int unwind_quality_no_cfi_object(const struct unwind_quality *q, size_t i, const char **name,
+				 uint64_t *n)
+{
+	if (i >= q->nr_no_cfi)
+		return 0;
+	*name = q->no_cfi[i].name;
+	*n = q->no_cfi[i].n;
+	return 1;
+}
+
 static int by_count(const void *a, const void *b)
 {
 	const struct object_count *x = a, *y = b;

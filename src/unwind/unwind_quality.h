@@ -31,6 +31,16 @@ void unwind_quality_add(struct unwind_quality *q, const struct unwind_result *re
  * no walk was cut short. */
 uint64_t unwind_quality_suggested_dump(const struct unwind_quality *q);
 
+/* The counts, for a caller's own summary: walks added, walks ending with STATUS, the
+ * largest stack_needed of a cut walk. */
+uint64_t unwind_quality_walks(const struct unwind_quality *q);
+uint64_t unwind_quality_status_count(const struct unwind_quality *q, enum unwind_status status);
+uint64_t unwind_quality_max_needed(const struct unwind_quality *q);
+/* The I-th object whose lack of CFI ended walks (in first-seen order): 1 with *NAME and
+ * *N (walks) set, 0 past the end. */
+int unwind_quality_no_cfi_object(const struct unwind_quality *q, size_t i, const char **name,
+				 uint64_t *n);
+
 /* Prints the report section (nothing when no walk was added). */
 void unwind_quality_print(const struct unwind_quality *q, FILE *out);
 
