@@ -6,14 +6,16 @@
  * feature's entries.
  *
  * The report is a list of sections (stat_sections[]) that each see every record and then
- * print; a new section (stack quality, …) is one more entry there. */
+ * print.  The stack-quality section of DWARF recordings (perfscript/stack_quality.h) reads
+ * the file again as `perf script` would (frames named, user stacks unwound), so it needs
+ * a file, not a pipe. */
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "perfdata/perf_record_reader.h"
 #include "perfdata/perf_stat_report.h"
-#include "unwind/unwind_stat.h"
+#include "perfscript/stack_quality.h"
 
 struct stat_options {
 	const char *path;
@@ -76,34 +78,8 @@ static void print_record_counts(void *state, struct perf_reader *r, FILE *out)
 	perf_stat_print_records(out, r);
 }
 
-/* The stack-quality section (src/unwind): DWARF unwinding of the samples that carry user
- * registers and stack; prints nothing for other recordings. */
-static void *quality_begin(struct perf_reader *r)
-{
-	return unwind_stat_pass_new(perf_reader_header(r)); /* NULL: arch not unwindable */
-}
-
-static void quality_record(void *state, const struct perf_event *ev)
-{
-	if (state)
-		unwind_stat_pass_event(state, ev);
-}
-
-static void quality_print(void *state, struct perf_reader *r, FILE *out)
-{
-	(void)r;
-	if (state)
-		unwind_stat_pass_print(state, out);
-}
-
-static void quality_end(void *state)
-{
-	unwind_stat_pass_free(state);
-}
-
 static const struct stat_section stat_sections[] = {
 	{ NULL, NULL, print_record_counts, NULL },
-	{ quality_begin, quality_record, quality_print, quality_end },
 };
 #define NR_SECTIONS (sizeof(stat_sections) / sizeof(stat_sections[0]))
 
@@ -176,6 +152,10 @@ int cmd_stat(int argc, char **argv)
 	else
 		rc = report(r, ro.progress != NULL, &err);
 	perf_reader_close(r);
+	if (rc >= 0 && !o.build_ids && !o.records && strcmp(o.path, "-")) {
+		fflush(stdout);
+		rc = stack_quality_report_file(o.path, stdout, &err);
+	}
 	if (rc < 0) {
 		fflush(stdout);
 		fprintf(stderr, "tephra stat: %s\n", err.msg);

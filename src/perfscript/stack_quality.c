@@ -269,7 +269,7 @@ static void print_common(const struct stack_quality *q, const struct perf_reader
 	uint64_t nr;
 	for (size_t i = 0; unwind_quality_no_cfi_object(q->walks, i, &name, &nr); i++) {
 		if (i < max)
-			fprintf(out, "%s%s (%" PRIu64 " walks)", i ? ", " : "  no CFI (walks ended): ",
+			fprintf(out, "%s%s (walks: %" PRIu64 ")", i ? ", " : "  no CFI (walks ended): ",
 				name, nr);
 		shown = i + 1;
 	}

@@ -16,6 +16,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "base/error.h"
 #include "perfdata/perf_record_reader.h"
 #include "perfscript/frame_resolver.h"
 #include "unwind/dwarf_unwind.h"
@@ -49,5 +50,10 @@ void stack_quality_print_brief(const struct stack_quality *q, const char *who, c
 /* The full section for `tephra stat`: the walk outcomes by status, then the frames. */
 void stack_quality_print_full(const struct stack_quality *q, const struct perf_reader_stats *stats,
 			      FILE *out);
+
+/* The full section for a whole file, in a pass of its own (the frames named as
+ * `perf script` names them): prints nothing when no sample was unwound from DWARF.
+ * Returns 0, or -1 with ERR. */
+int stack_quality_report_file(const char *path, FILE *out, struct tephra_error *err);
 
 #endif
