@@ -7,14 +7,37 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/hashmap.h"
 #include "base/xalloc.h"
+
+/* One address's answer: NR names, innermost first. */
+struct inline_answer {
+	char **names;
+	int nr;
+};
 
 struct dwarf_lines {
 	Dwfl *dwfl;
 	Dwfl_Module *mod;
 	Dwarf_Addr bias;   /* where libdwfl placed the file (offline ET_DYN: not 0) */
 	int has_dwarf;
+	/* binutils' lookups have memory (see function_state); perf asks once per
+	 * address and keeps the answer, so answers are kept here too and replayed */
+	struct hashmap answers;           /* vaddr -> index in answer_list */
+	struct inline_answer *answer_list;
+	size_t nr_answers, cap_answers;
+	struct hashmap function_state;    /* DIE offset -> FN_* */
+	char **renamed;                   /* FN_RENAMED + i: the ELF name taken for good */
+	size_t nr_renamed;
 };
+
+/* What binutils remembers of a function DIE whose name is not final (no linkage
+ * name, a mangling language): the first lookup takes the ELF symbol's name and marks
+ * the function done; if that symbol starts exactly at the function, the function is
+ * renamed for good (also as a caller), else later lookups print DW_AT_name.
+ * Observed with perf 6.1: a C++ lambda's `operator()` prints as `main` at the first
+ * address perf asks about and as `operator()` at the next ones. */
+enum { FN_FRESH = 0, FN_DONE = 1, FN_RENAMED = 2 };
 
 static char *no_debuginfo_path;
 
@@ -49,6 +72,8 @@ struct dwarf_lines *dwarf_lines_open(const char *path)
 	dl->mod = mod;
 	dl->bias = bias;
 	dl->has_dwarf = has_dwarf;
+	hashmap_init(&dl->answers);
+	hashmap_init(&dl->function_state);
 	return dl;
 }
 
@@ -57,6 +82,17 @@ void dwarf_lines_close(struct dwarf_lines *dl)
 	if (!dl)
 		return;
 	dwfl_end(dl->dwfl);
+	for (size_t i = 0; i < dl->nr_answers; i++) {
+		for (int k = 0; k < dl->answer_list[i].nr; k++)
+			free(dl->answer_list[i].names[k]);
+		free(dl->answer_list[i].names);
+	}
+	free(dl->answer_list);
+	for (size_t i = 0; i < dl->nr_renamed; i++)
+		free(dl->renamed[i]);
+	free(dl->renamed);
+	hashmap_release(&dl->answers);
+	hashmap_release(&dl->function_state);
 	free(dl);
 }
 
@@ -171,7 +207,7 @@ static Dwarf_Die *unit_at(struct dwarf_lines *dl, Dwarf_Addr addr, Dwarf_Addr *b
  * address, the function or untyped symbol with the highest value not above it;
  * on equal values one that covers the address, then a typed one, then the smaller
  * one, else the first in the table. */
-static const char *elf_function(struct dwarf_lines *dl, Dwarf_Addr addr)
+static const char *elf_function(struct dwarf_lines *dl, Dwarf_Addr addr, Dwarf_Addr *value_out)
 {
 	int n = dwfl_module_getsymtab(dl->mod);
 	if (n <= 0)
@@ -196,6 +232,7 @@ static const char *elf_function(struct dwarf_lines *dl, Dwarf_Addr addr)
 	if (!want)
 		return NULL;
 	const char *best = NULL;
+	GElf_Addr best_value = 0;
 	GElf_Addr best_lo = 0, best_size = 0;
 	int best_typed = 0;
 	for (int i = 1; i < n; i++) {
@@ -230,36 +267,83 @@ static const char *elf_function(struct dwarf_lines *dl, Dwarf_Addr addr)
 			better = size < best_size;
 		if (better) {
 			best = name;
+			best_value = value;
 			best_lo = lo;
 			best_size = size;
 			best_typed = typed;
 		}
 	}
+	if (best)
+		*value_out = best_value;
 	return best;
 }
 
-int dwarf_lines_inline_names(struct dwarf_lines *dl, uint64_t vaddr,
-			     void (*cb)(void *arg, const char *name), void *arg)
+static uint64_t *function_slot(struct dwarf_lines *dl, Dwarf_Die *die)
 {
-	Dwarf_Addr addr = vaddr + dl->bias, bias = 0;
+	Dwarf_Off off = dwarf_dieoffset(die);
+	size_t i = hashmap_intern(&dl->function_state, &off, sizeof(off), NULL);
+	return &hashmap_entry(&dl->function_state, i)->value;
+}
+
+/* A function's name as binutils gives it once it is no longer fresh. */
+static const char *known_name(struct dwarf_lines *dl, Dwarf_Die *die, int *final)
+{
+	const char *name = function_name(die, final);
+	if (!*final) {
+		uint64_t st = *function_slot(dl, die);
+		if (st >= FN_RENAMED)
+			return dl->renamed[st - FN_RENAMED];
+	}
+	return name;
+}
+
+/* The lowest address binutils keeps for a function (its first range). */
+static int function_low(Dwarf_Die *die, Dwarf_Addr *low)
+{
+	if (dwarf_lowpc(die, low) == 0)
+		return 0;
+	Dwarf_Addr base, hi;
+	return dwarf_ranges(die, 0, &base, low, &hi) > 0 ? 0 : -1;
+}
+
+static void answer_add(struct inline_answer *a, const char *name)
+{
+	a->names = xrealloc(a->names, (size_t)(a->nr + 1) * sizeof(*a->names));
+	a->names[a->nr++] = xstrdup(name);
+}
+
+/* What `addr2line -i -f` prints for ADDR (module address), computed once. */
+static void compute_answer(struct dwarf_lines *dl, Dwarf_Addr addr, struct inline_answer *a)
+{
+	Dwarf_Addr bias = 0;
 	Dwarf_Die *cu = dl->has_dwarf ? unit_at(dl, addr, &bias) : NULL;
 	struct function_pick p = { .found = 0 };
 	if (cu)
 		pick_function(cu, addr - bias, &p);
 	int final = 0;
-	const char *name = p.found ? function_name(&p.die, &final) : NULL;
-	if (!final) {
+	const char *name = p.found ? known_name(dl, &p.die, &final) : NULL;
+	uint64_t *state = p.found && !final ? function_slot(dl, &p.die) : NULL;
+	if (!final && (!state || *state == FN_FRESH)) {
 		/* no DWARF name that binutils takes as it is: the ELF symbol decides */
-		const char *sym = elf_function(dl, addr);
+		Dwarf_Addr value = 0, low;
+		const char *sym = elf_function(dl, addr, &value);
 		if (sym)
 			name = sym;
 		else if (!name && !cu)
-			return 0;
+			return;
+		if (state) {
+			*state = FN_DONE;
+			if (sym && function_low(&p.die, &low) == 0 && low + bias == value) {
+				dl->renamed = xrealloc(dl->renamed,
+						       (dl->nr_renamed + 1) * sizeof(*dl->renamed));
+				dl->renamed[dl->nr_renamed] = xstrdup(sym);
+				*state = FN_RENAMED + dl->nr_renamed++;
+			}
+		}
 	}
-	cb(arg, name ? name : "??");
-	int count = 1;
+	answer_add(a, name ? name : "??");
 	if (!p.found || dwarf_tag(&p.die) != DW_TAG_inlined_subroutine)
-		return count;
+		return;
 	/* the callers: the functions the DIE is nested in, up to the subprogram */
 	Dwarf_Die *parents = NULL;
 	int np = dwarf_getscopes_die(&p.die, &parents);
@@ -268,14 +352,36 @@ int dwarf_lines_inline_names(struct dwarf_lines *dl, uint64_t vaddr,
 		if (t != DW_TAG_inlined_subroutine && t != DW_TAG_subprogram &&
 		    t != DW_TAG_entry_point)
 			continue;
-		name = function_name(&parents[k], &final);
-		cb(arg, name ? name : "??");
-		count++;
+		name = known_name(dl, &parents[k], &final);
+		answer_add(a, name ? name : "??");
 		if (t != DW_TAG_inlined_subroutine)
 			break;
 	}
 	free(parents);
-	return count;
+}
+
+int dwarf_lines_inline_names(struct dwarf_lines *dl, uint64_t vaddr,
+			     void (*cb)(void *arg, const char *name), void *arg)
+{
+	int created;
+	size_t i = hashmap_intern(&dl->answers, &vaddr, sizeof(vaddr), &created);
+	struct hashmap_entry *e = hashmap_entry(&dl->answers, i);
+	if (created) {
+		if (dl->nr_answers == dl->cap_answers) {
+			dl->cap_answers = dl->cap_answers ? 2 * dl->cap_answers : 64;
+			dl->answer_list = xrealloc(dl->answer_list,
+						   dl->cap_answers * sizeof(*dl->answer_list));
+		}
+		struct inline_answer *a = &dl->answer_list[dl->nr_answers];
+		a->names = NULL;
+		a->nr = 0;
+		compute_answer(dl, vaddr + dl->bias, a);
+		e->value = dl->nr_answers++;
+	}
+	const struct inline_answer *a = &dl->answer_list[e->value];
+	for (int k = 0; k < a->nr; k++)
+		cb(arg, a->names[k]);
+	return a->nr;
 }
 
 int dwarf_lines_srcline(struct dwarf_lines *dl, uint64_t vaddr, const char **file,

@@ -1,0 +1,70 @@
+# workloads: `perf record --call-graph dwarf` of every bundled workload (C recursion into
+# libc, C++ templates/exceptions/lambda, two named threads, fork+exec, Rust, a recursion
+# deeper than 127 frames), recorded during the test.  `tephra script` must print what
+# `perf script` prints, byte for byte, including the functions perf 6.1 lists as
+# `name+0xoff (inlined)` at unwound frames, and with `--no-inline` and `--max-stack`.
+# The one allowance (compare_blocks.py): a sample whose --no-inline blocks differ as
+# well, i.e. the two unwinders walked different frames (src/unwind's business, listed
+# by name, at most 1% of the samples); inline naming never explains such a block.
+. "$TOP/tests/perf/lib.sh"
+DWARF_HERE=$TOP/tests/perf-dwarf
+need_perf
+build_workloads
+
+# check_dwarf NAME DATA [OPTIONS...]: with and without --no-inline.
+check_dwarf() {
+	local name=$1 data=$2; shift 2
+	local v
+	for v in "" --no-inline; do
+		perf script -i "$data" $v "$@" >"$TEST_TMP/$name$v.perf" 2>"$TEST_TMP/$name.perf.err" || {
+			fail "$name: perf script $v failed: $(head -n 3 "$TEST_TMP/$name.perf.err")"; return; }
+		"${TEPHRA_BIN:-$TEPHRA}" script -i "$data" $v "$@" >"$TEST_TMP/$name$v.tephra" \
+			2>"$TEST_TMP/$name.tephra.err" || {
+			fail "$name: tephra script $v failed: $(head -n 3 "$TEST_TMP/$name.tephra.err")"; return; }
+	done
+	[ -s "$TEST_TMP/$name.perf" ] || { fail "$name: perf script printed nothing"; return; }
+	if cmp -s "$TEST_TMP/$name.perf" "$TEST_TMP/$name.tephra" &&
+		cmp -s "$TEST_TMP/$name--no-inline.perf" "$TEST_TMP/$name--no-inline.tephra"; then
+		echo "ok: $name: identical ($(wc -l <"$TEST_TMP/$name.perf") lines, --no-inline $(wc -l <"$TEST_TMP/$name--no-inline.perf"))"
+		return
+	fi
+	echo "$name: not identical; sample by sample:"
+	python3 "$DWARF_HERE/compare_blocks.py" "$TEST_TMP/$name.perf" "$TEST_TMP/$name.tephra" \
+		"$TEST_TMP/$name--no-inline.perf" "$TEST_TMP/$name--no-inline.tephra" ||
+		fail "$name: tephra script differs from perf script"
+}
+
+record "$TEST_TMP/recurse.data" --call-graph dwarf -- "$WL/recurse" 150
+check_dwarf recurse "$TEST_TMP/recurse.data"
+grep -q ' (inlined)$' "$TEST_TMP/recurse.perf" || fail "recurse: perf printed no inlined frame (nothing tested)"
+
+record "$TEST_TMP/templates.data" --call-graph dwarf -- "$WL/templates" 150
+check_dwarf templates "$TEST_TMP/templates.data"
+
+record "$TEST_TMP/threads.data" --call-graph dwarf -- "$WL/threads" 150
+check_dwarf threads "$TEST_TMP/threads.data"
+grep -q '^worker-a ' "$TEST_TMP/threads.perf" || fail "threads: no sample of thread worker-a"
+
+record "$TEST_TMP/forkexec.data" --call-graph dwarf -- "$WL/forkexec" "$WL/recurse" 100
+check_dwarf forkexec "$TEST_TMP/forkexec.data"
+
+if [ -x "$WL/spin" ]; then
+	record "$TEST_TMP/spin.data" --call-graph dwarf -- "$WL/spin" 150
+	check_dwarf rust "$TEST_TMP/spin.data"
+	grep -q "(inlined)$" "$TEST_TMP/rust.perf" || fail "rust: perf printed no inlined frame (nothing tested)"
+else
+	echo "note: rustc absent, Rust workload not checked"
+fi
+
+# 300-deep recursion: the unwound part is cut at --max-stack (127 by default)
+record "$TEST_TMP/deep.data" --call-graph dwarf -- "$WL/deep" 130
+check_dwarf deep "$TEST_TMP/deep.data"
+check_dwarf deep-max-stack-200 "$TEST_TMP/deep.data" --max-stack 200
+check_dwarf deep-max-stack-40 "$TEST_TMP/deep.data" --max-stack 40
+awk '/^$/ { if (n > max) max = n; n = 0; next } /^\t/ { n++ } END { exit max > 127 ? 0 : 1 }' \
+	"$TEST_TMP/deep-max-stack-200.perf" || fail "deep: no callchain longer than 127 frames with --max-stack 200"
+
+if [ -x "${TEPHRA_ASAN:-}" ]; then
+	TEPHRA_BIN=$TEPHRA_ASAN check_dwarf templates-asan "$TEST_TMP/templates.data"
+fi
+finish
