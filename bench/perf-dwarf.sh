@@ -71,7 +71,7 @@ if [ -n "${FLAMEGRAPH_DIR:-}" ] && [ -f "$sc" ]; then
 	measure perf_script_collapse "$DIR/dwarf-out.pfold" "perf script -i '$data' 2>/dev/null | perl '$sc'" >>"$results"
 fi
 measure tephra_script "$DIR/dwarf-out.tephra" "'$TEPHRA' script -i '$data'" >>"$results"
-measure tephra_fold "$DIR/dwarf-out.tfold" "'$TEPHRA' fold -i '$data'" >>"$results"
+measure tephra_fold "$DIR/dwarf-out.tfold" "'$TEPHRA' fold -q -i '$data'" >>"$results"
 
 awk -v n="$n" '
 	{ name[NR] = $1; wall[$1] = $2; rss[$1] = $3; cpu[$1] = $5; if ($4 != 0) bad = bad " " $1 }
