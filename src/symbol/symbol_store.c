@@ -18,6 +18,7 @@
 #include "symbol/kallsyms.h"
 #include "symbol/perf_map.h"
 #include "symbol/symbol_table.h"
+#include "symbol/vdso_image.h"
 
 #define MAX_BUILD_ID 20
 
@@ -452,9 +453,17 @@ static void load_elf_object(struct dso *d)
 		}
 		free(ondisk);
 	}
-	/* [vdso]: only the build-id cache's copy.  perf 6.1 script does not fall back
-	 * to its own vdso (observed: [unknown] once the cached copy is gone). */
+	/* [vdso] with a recorded build-id: only the build-id cache's copy.  perf 6.1
+	 * script does not fall back to its own vdso then (observed: [unknown] once the
+	 * cached copy is gone).  With no build-id recorded (pipe mode) perf names the
+	 * frames from its own vdso, and so do we. */
 	list_candidates(d, &c);
+	int own_vdso = -1;
+	if (d->kind == DSO_VDSO && !d->build_id_size && !d->store->opts.root_dir) {
+		own_vdso = vdso_image_memfd();
+		if (own_vdso >= 0)
+			add_candidate(&c, fmt("/proc/self/fd/%d", own_vdso));
+	}
 	for (size_t i = 0; i < c.nr && !(have_syms && have_runtime); i++) {
 		struct elf_handle h;
 		if (elf_handle_open(&h, c.paths[i]) != 0)
@@ -502,6 +511,13 @@ static void load_elf_object(struct dso *d)
 		elf_handle_close(&syms);
 	if (have_runtime)
 		elf_handle_close(&runtime);
+	if (own_vdso >= 0) {
+		close(own_vdso);
+		if (d->loaded_from) {
+			free(d->loaded_from);
+			d->loaded_from = xstrdup("[vdso] of the running kernel");
+		}
+	}
 	for (size_t i = 0; i < c.nr; i++)
 		free(c.paths[i]);
 	free(c.paths);
