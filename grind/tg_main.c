@@ -136,18 +136,8 @@ void tg_empty_stack(struct tg_thread *t)
 	t->nsig = 0;
 	t->signal_pending = False;
 	t->pending_how = 0;
-	if (!t->cs)
-		return;
-	cs_unwind_to_sp(t->cs, ~0ULL);
-	if (cs_depth(t->cs) == 0)
-		return;
-	/* Frames src/callstack keeps with an unknown SP cannot be popped by SP: the
-	 * stack (and its counts) retires and a new one starts. */
-	struct tg_retired *r = VG_(malloc)("tg.retired", sizeof(*r));
-	r->cs = t->cs;
-	r->next = tg.retired;
-	tg.retired = r;
-	t->cs = tg_new_callstack();
+	if (t->cs)
+		cs_clear(t->cs);
 }
 
 static void on_thread_create(ThreadId parent, ThreadId child)

@@ -52,26 +52,13 @@ void tg_stop_instrumentation(void)
 	tg.cur_fn = TG_CUR_RECHECK;
 }
 
-static int zero_node(void *arg, const struct cs_node *const *path, size_t n)
-{
-	(void)arg;
-	((struct cs_node *)path[n - 1])->weight = 0;
-	return 0;
-}
-
-static void zero_callstack(struct callstack *cs)
-{
-	cs_walk(cs, zero_node, NULL);
-	((struct cs_node *)cs_root(cs))->weight = 0;
-}
-
 void tg_zero_counts(void)
 {
 	for (UInt i = 0; i < VG_N_THREADS; i++)
 		if (tg.threads[i] && tg.threads[i]->cs)
-			zero_callstack(tg.threads[i]->cs);
+			cs_zero_weights(tg.threads[i]->cs);
 	for (struct tg_retired *r = tg.retired; r; r = r->next)
-		zero_callstack(r->cs);
+		cs_zero_weights(r->cs);
 }
 
 /* Writes the counts so far to OUT.N and starts again from zero (callgrind's dumps). */

@@ -23,9 +23,6 @@
 #define TG_CUR_RECHECK 0xfffffffffffffff3ULL /* stack empty, signal, thread switch... */
 #define TG_FID_UNKNOWN 0xfffffffffffffff4ULL /* block in code with no symbol */
 
-/* Frame SP of the outermost frame of a seeded stack: never popped by a return. */
-#define TG_SP_OUTERMOST (~0ULL - 1)
-
 enum tg_tail_mode { TG_TAIL_REPLACE, TG_TAIL_NEST };
 
 struct tg_options {
@@ -57,12 +54,12 @@ struct tg_thread {
 	ULong signal_sp;
 	Bool signal_alt;
 	ULong signal_saved_how;
-	/* Handlers in progress, innermost last: stack depth of the handler's frame and
-	 * its SP at entry, so its return to the signal trampoline is recognised (the
-	 * trampoline then runs as part of the handler until rt_sigreturn). */
+	/* Handlers in progress, innermost last: stack depth of the handler's frame, so
+	 * its return to the signal trampoline is recognised (by that depth and the
+	 * frame's SP in src/callstack; the trampoline then runs as part of the handler
+	 * until rt_sigreturn). */
 	UInt nsig;
 	UInt sig_depth[32];
-	ULong sig_entry_sp[32];
 	Bool sig_returned[32];
 	Bool sig_alt[32];
 	ULong sig_saved_how[32]; /* pending_how of the interrupted code */

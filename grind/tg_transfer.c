@@ -87,7 +87,8 @@ void tg_refresh_cur_fn(void)
 
 /* Pushes the thread's current native stack (Valgrind's CFI/frame-pointer unwinder)
  * onto its empty shadow stack, root first.  Each frame gets the SP its caller will
- * have after it returns, so later returns pop the right frames. */
+ * have after it returns, so later returns pop the right frames; the outermost has no
+ * caller: its SP is unknown (0), so no SP rule pops it (tg_empty_stack does). */
 void tg_seed_from_unwind(ThreadId tid)
 {
 	struct tg_thread *t = thread_of(tid);
@@ -126,7 +127,7 @@ void tg_seed_from_unwind(ThreadId tid)
 		fr[k].func_addr = ips[i];
 		fr[k].callsite = 0;
 		fr[k].retaddr = CS_NO_RETADDR;
-		fr[k].sp = (i == n - 1) ? TG_SP_OUTERMOST : sps[i + 1];
+		fr[k].sp = (i == n - 1) ? 0 : sps[i + 1];
 	}
 	cs_seed(t->cs, fr, n);
 	tg.stats.frames_seeded += n;
@@ -151,11 +152,12 @@ static Bool in_altstack_handler(const struct tg_thread *t)
 static void jump_to(struct tg_thread *t, ULong fid, Addr pc, Addr sp)
 {
 	struct callstack *cs = t->cs;
-	/* SP above a frame's call slot: those frames are gone (longjmp, exception
-	 * unwinding).  On an alternate signal stack SP says nothing about the frames of
-	 * the interrupted code, so it is not used there. */
+	/* SP at or above a frame's SP: those frames are gone (longjmp, exception
+	 * unwinding; a frame's SP is its caller's SP after it returns).  On an alternate
+	 * signal stack SP says nothing about the frames of the interrupted code, so it is
+	 * not used there. */
 	if (!in_altstack_handler(t))
-		cs_unwind_to_sp(cs, (ULong)sp + 1);
+		cs_unwind_to_sp(cs, sp);
 	drop_stale_signals(t);
 	if (cs_depth(cs) == 0) {
 		tg_seed_from_unwind(tg.running);
@@ -169,9 +171,11 @@ static void jump_to(struct tg_thread *t, ULong fid, Addr pc, Addr sp)
 static void return_to(struct tg_thread *t, ULong fid, Addr pc, Addr sp)
 {
 	struct callstack *cs = t->cs;
-	if (t->nsig && cs_depth(cs) == t->sig_depth[t->nsig - 1] &&
-	    (ULong)sp > t->sig_entry_sp[t->nsig - 1]) {
-		/* The handler returned into the signal trampoline; rt_sigreturn follows. */
+	if (t->nsig && cs_depth(cs) == t->sig_depth[t->nsig - 1] && (ULong)sp >= cs_top_sp(cs)) {
+		/* The handler returned into the signal trampoline (the return pops the
+		 * handler's frame: cs_signal_sp gave it the SP its return leaves);
+		 * rt_sigreturn follows.  Not popped: the trampoline's instructions are
+		 * charged to the handler until rt_sigreturn (docs/grind.md). */
 		t->sig_returned[t->nsig - 1] = True;
 		return;
 	}
@@ -217,9 +221,10 @@ VG_REGPARM(3) void tg_on_block_entry(ULong fid, Addr pc, Addr sp)
 	if (t->signal_pending) {
 		t->signal_pending = False;
 		if (t->nsig < sizeof(t->sig_depth) / sizeof(t->sig_depth[0])) {
-			cs_signal(cs, t->signal_no, pc, t->signal_sp);
+			/* SP points at the return address into the trampoline: the
+			 * handler's return leaves SP one word above, as for a call. */
+			cs_signal_sp(cs, t->signal_no, pc, t->signal_sp, (ULong)sp + sizeof(Addr));
 			t->sig_depth[t->nsig] = cs_depth(cs);
-			t->sig_entry_sp[t->nsig] = sp;
 			t->sig_returned[t->nsig] = False;
 			t->sig_alt[t->nsig] = t->signal_alt;
 			t->sig_saved_how[t->nsig] = t->signal_saved_how;

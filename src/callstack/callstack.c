@@ -6,14 +6,21 @@ struct cs_frame {
 	struct cs_node *node;
 	uint64_t func;    /* function id (for FUNC frames) */
 	uint64_t retaddr; /* expected return address, CS_NO_RETADDR if none */
-	uint64_t sp;      /* stack pointer at the call */
+	uint64_t sp;      /* caller's SP after this frame returns, or SP_UNKNOWN */
 	uint8_t kind;     /* CS_NODE_FUNC or CS_NODE_SIGNAL */
 	uint8_t tail_nested; /* pushed by a nested tail call: popped with the frame below */
 };
 
 #define DEFAULT_MAX_DEPTH 100000u
 /* Frames whose stack pointer is unknown are never popped by stack-pointer matching. */
-#define SP_UNKNOWN UINT64_MAX
+#define SP_UNKNOWN CS_SP_UNKNOWN
+
+/* The frame SP rule (callstack.h): at SP, a frame with a known SP at or below it has
+ * ended. */
+static int ended_at_sp(const struct cs_frame *f, uint64_t sp)
+{
+	return f->sp != SP_UNKNOWN && f->sp <= sp;
+}
 
 struct callstack *cs_new(const struct cs_host *host, const struct cs_options *opts)
 {
@@ -187,7 +194,7 @@ static void return_by_retaddr(struct callstack *cs, uint64_t target)
 static void return_by_sp(struct callstack *cs, uint64_t sp)
 {
 	uint32_t n = cs->nframes, i = n;
-	while (i > 0 && cs->frames[i - 1].kind == CS_NODE_FUNC && cs->frames[i - 1].sp <= sp)
+	while (i > 0 && cs->frames[i - 1].kind == CS_NODE_FUNC && ended_at_sp(&cs->frames[i - 1], sp))
 		i--;
 	if (i == n) {
 		cs->stats.underflows++;
@@ -201,6 +208,11 @@ static void return_by_sp(struct callstack *cs, uint64_t sp)
 uint64_t cs_top_retaddr(const struct callstack *cs)
 {
 	return cs->nframes ? cs->frames[cs->nframes - 1].retaddr : CS_NO_RETADDR;
+}
+
+uint64_t cs_top_sp(const struct callstack *cs)
+{
+	return cs->nframes ? cs->frames[cs->nframes - 1].sp : SP_UNKNOWN;
 }
 
 void cs_return(struct callstack *cs, uint64_t target, uint64_t sp)
@@ -284,18 +296,24 @@ void cs_seed(struct callstack *cs, const struct cs_seed_frame *frames, size_t n)
 	}
 }
 
-void cs_signal(struct callstack *cs, int signo, uint64_t handler, uint64_t sp)
+void cs_signal_sp(struct callstack *cs, int signo, uint64_t handler, uint64_t interrupted_sp,
+		  uint64_t handler_sp)
 {
 	cs->stats.signals++;
 	struct cs_frame *f = push(cs, CS_NODE_SIGNAL, (uint64_t)(int64_t)signo, 0,
-				  CS_NO_RETADDR, sp);
+				  CS_NO_RETADDR, interrupted_sp);
 	if (!f)
 		return;
 	f->node->calls++;
 	int known;
-	f = push(cs, CS_NODE_FUNC, func_id(cs, handler, &known), 0, CS_NO_RETADDR, sp);
+	f = push(cs, CS_NODE_FUNC, func_id(cs, handler, &known), 0, CS_NO_RETADDR, handler_sp);
 	if (f)
 		f->node->calls++;
+}
+
+void cs_signal(struct callstack *cs, int signo, uint64_t handler, uint64_t sp)
+{
+	cs_signal_sp(cs, signo, handler, sp, sp);
 }
 
 void cs_sigreturn(struct callstack *cs)
@@ -313,12 +331,37 @@ void cs_sigreturn(struct callstack *cs)
 void cs_unwind_to_sp(struct callstack *cs, uint64_t sp)
 {
 	uint32_t i = cs->nframes;
-	while (i > 0 && cs->frames[i - 1].sp < sp)
+	while (i > 0 && ended_at_sp(&cs->frames[i - 1], sp))
 		i--;
 	if (i == cs->nframes)
 		return;
 	cs->stats.nonlocal_pops += cs->nframes - i;
 	pop_from(cs, i);
+}
+
+void cs_clear(struct callstack *cs)
+{
+	cs->nframes = 0;
+	set_top(cs);
+}
+
+/* Every node through the first_child / next_sibling / parent links: no path buffer,
+ * so it cannot fail. */
+void cs_zero_weights(struct callstack *cs)
+{
+	struct cs_node *root = &cs->root;
+	root->weight = 0;
+	struct cs_node *n = root->first_child;
+	while (n) {
+		n->weight = 0;
+		if (n->first_child) {
+			n = n->first_child;
+			continue;
+		}
+		while (n != root && !n->next_sibling)
+			n = n->parent;
+		n = n != root ? n->next_sibling : NULL;
+	}
 }
 
 uint64_t *cs_leaf_counter(struct callstack *cs, uint64_t pc)

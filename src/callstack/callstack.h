@@ -13,6 +13,14 @@
  *     frame" and is never printed.
  *   - The frame STACK is the live path: each frame points at its trie node and keeps
  *     what returns are matched by (return address, stack pointer at the call).
+ *   - A frame's SP (CS_MATCH_SP hosts) is the stack pointer its caller has AFTER the
+ *     frame returns: on x86, SP just before the call pushed the return address, i.e.
+ *     SP at the callee's first instruction + 8.  So "SP <= current SP" means "this frame
+ *     has returned or was abandoned": a return, a longjmp or an exception landing at SP
+ *     has ended every frame whose SP is at or below it, and the frame that called the
+ *     code now running at SP keeps a strictly higher SP.  One rule for cs_return,
+ *     cs_unwind_to_sp and signal handlers (cs_signal_sp).  CS_SP_UNKNOWN marks a frame
+ *     whose SP is not known: no SP rule ever pops it (cs_clear does).
  *   - WEIGHT: the host charges the current node through the pointer cs_counter() (an
  *     inline field read): O(1) per instruction or per block.  The pointer changes only
  *     when a cs_* transfer call is made, so a host may cache it between transfers.
@@ -50,7 +58,12 @@
  *                Frames with an unknown SP (seeded with sp 0, or pushed by a tail call
  *                or underflow on an empty stack) are never popped by SP matching.
  *   cs_signal    push a "[signal N]" pseudo-frame, then the handler's frame above it.
+ *   cs_signal_sp the same with the handler's own SP, so SP hosts pop the handler's
+ *                frame at its return like any callee's.
  *   cs_sigreturn pop down to and including the innermost signal frame.
+ *   cs_unwind_to_sp  SP rose to SP (longjmp, exception): pop every frame at or below it.
+ *   cs_clear     pop every frame, whatever its SP (stop/start, fork): counts stay.
+ *   cs_zero_weights  zero every node's weight (zero-stats requests, a forked child).
  *
  * Threads: one struct callstack per thread; nothing is shared between objects except
  * what the host's callbacks share.  No object is thread-safe by itself.
@@ -145,6 +158,8 @@ struct callstack {
 /* Sentinel "no return address" for frames that cannot be returned to by address
  * (seeded frames without one, signal handlers). */
 #define CS_NO_RETADDR UINT64_MAX
+/* SP of a frame whose stack pointer is unknown (see "A frame's SP" above). */
+#define CS_SP_UNKNOWN UINT64_MAX
 
 /* Creates an empty stack (current node = root).  HOST is copied; OPTS may be NULL.
  * Returns NULL if the allocation fails. */
@@ -167,6 +182,9 @@ void cs_call(struct callstack *cs, uint64_t callsite, uint64_t target, uint64_t 
 
 /* The return address the top frame expects (CS_NO_RETADDR if none or no frame). */
 uint64_t cs_top_retaddr(const struct callstack *cs);
+/* The SP recorded for the top frame (CS_SP_UNKNOWN if unknown or no frame): a return
+ * leaving SP at or above it pops that frame. */
+uint64_t cs_top_sp(const struct callstack *cs);
 
 /* Return to TARGET with stack pointer SP after the return (see matching modes above). */
 void cs_return(struct callstack *cs, uint64_t target, uint64_t sp);
@@ -188,15 +206,38 @@ struct cs_seed_frame {
 };
 void cs_seed(struct callstack *cs, const struct cs_seed_frame *frames, size_t n);
 
-/* Signal SIGNO (0 if unknown) delivered: pushes "[signal SIGNO]" and then HANDLER's
- * frame (no return address: see CS_MATCH_RETADDR above).  SP: the interrupted SP. */
+/* Signal SIGNO (0 if unknown) delivered: pushes "[signal SIGNO]" with INTERRUPTED_SP
+ * (the interrupted code's SP: it has that SP again after rt_sigreturn, so the signal
+ * frame follows the frame SP rule) and then HANDLER's frame (no return address: see
+ * CS_MATCH_RETADDR above) with HANDLER_SP, the SP the handler's return leaves (x86:
+ * SP at the handler's first instruction + 8, as for cs_call).  In CS_MATCH_SP mode
+ * the handler's return then pops its frame (and only it: the signal frame stays until
+ * cs_sigreturn), leaving "[signal SIGNO]" on top while the trampoline runs. */
+void cs_signal_sp(struct callstack *cs, int signo, uint64_t handler, uint64_t interrupted_sp,
+		  uint64_t handler_sp);
+/* cs_signal_sp with both SPs = SP: for hosts that do not match by SP (an SP host's
+ * handler return would not pop such a handler frame and would count an underflow). */
 void cs_signal(struct callstack *cs, int signo, uint64_t handler, uint64_t sp);
 /* rt_sigreturn: pops through the innermost signal frame (no-op without one). */
 void cs_sigreturn(struct callstack *cs);
 
-/* CS_MATCH_SP hosts: SP moved up to SP (longjmp, exception unwind): pops every frame,
- * signal frames included, whose sp_at_call < SP. */
+/* CS_MATCH_SP hosts: SP moved up to SP without returns (longjmp, siglongjmp, exception
+ * landing pad): pops every frame, signal frames included, whose SP is <= SP (the
+ * frame SP rule: a frame whose caller is back at SP has ended), from the top down to
+ * the first frame with a higher or unknown SP.  Counts the popped frames in
+ * stats.nonlocal_pops.  cs_unwind_to_sp(cs, CS_SP_UNKNOWN) stops at unknown frames
+ * too: use cs_clear to empty the stack. */
 void cs_unwind_to_sp(struct callstack *cs, uint64_t sp);
+
+/* Pops every frame (unknown SP and signal frames included): the current node is the
+ * root again.  Counts and statistics are kept (it is not a transfer of the program:
+ * hosts use it when tracking stops, or to rebuild a stack from an unwind). */
+void cs_clear(struct callstack *cs);
+
+/* Sets the weight of every node, the root included, to 0 (callgrind's ZERO_STATS, a
+ * forked child that counts only its own instructions).  Nodes, their call counts,
+ * the live frames and statistics stay.  No allocation. */
+void cs_zero_weights(struct callstack *cs);
 
 /* Raw/leaf-pc mode: the counter of the pseudo-node (current node, PC), created on first
  * use.  Hosts that want per-pc leaves charge this instead of cs_counter(). */

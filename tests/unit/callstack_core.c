@@ -1,6 +1,7 @@
 /* Unit test of src/callstack used directly, as the Valgrind tool uses it: stack-pointer
- * matching, seeding, signal frames, cs_write_folded with host callbacks, allocation
- * failure and the depth limit.  Expected texts are worked out by hand per case. */
+ * matching, seeding, signal frames (handler SP), unwinding to an SP, clearing,
+ * zeroing, cs_write_folded with host callbacks, allocation failure and the depth
+ * limit.  Expected texts are worked out by hand per case. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -149,6 +150,176 @@ static void test_signals_sp(void)
 	cs_free(cs);
 }
 
+/* A handler's frame with its own SP (cs_signal_sp), x86 numbers: F (seeded) calls G at
+ * SP 1000; G is interrupted at SP 900; the handler J starts with SP 700 (the slot of
+ * its return address into the trampoline), so its frame SP is 708; J calls K at SP 660.
+ * K's return (SP 660) pops K only; J's return (SP 708) pops J and stops at the signal
+ * frame, which the trampoline runs under until cs_sigreturn. */
+static void test_signal_handler_sp(void)
+{
+	struct cs_options o = { CS_MATCH_SP, 0, 0 };
+	struct callstack *cs = cs_new(&host, &o);
+	struct cs_seed_frame seed = { 0x110, 0, CS_NO_RETADDR, 5000 };
+	cs_seed(cs, &seed, 1);
+	cs_call(cs, 0x120, 0x200, CS_NO_RETADDR, 1000);
+	*cs_counter(cs) += 1;                       /* F;G 1 */
+	cs_signal_sp(cs, 10, 0x500, 900, 708);
+	expect_u64("handler sp", "top sp", cs_top_sp(cs), 708);
+	*cs_counter(cs) += 2;                       /* F;G;[signal 10];J 2 */
+	cs_call(cs, 0x510, 0x600, CS_NO_RETADDR, 660);
+	*cs_counter(cs) += 3;                       /* ...;J;K 3 */
+	cs_return(cs, 0, 660);                      /* K returns: J stays (708 > 660) */
+	expect_u64("handler sp", "depth after K", cs_depth(cs), 4);
+	*cs_counter(cs) += 1;                       /* ...;J 1 more */
+	cs_return(cs, 0, 708);                      /* J returns into the trampoline */
+	expect_u64("handler sp", "depth after J", cs_depth(cs), 3);
+	expect_u64("handler sp", "top is the signal frame", cs_current(cs)->kind, CS_NODE_SIGNAL);
+	expect_u64("handler sp", "signal frame sp", cs_top_sp(cs), 900);
+	*cs_counter(cs) += 2;                       /* F;G;[signal 10] 2 (trampoline) */
+	cs_sigreturn(cs);
+	expect_u64("handler sp", "top sp after sigreturn", cs_top_sp(cs), 1000);
+	*cs_counter(cs) += 4;                       /* F;G 4 more */
+	expect("handler sp", cs,
+	       "F;G 5\nF;G;[signal 10] 2\nF;G;[signal 10];J 3\nF;G;[signal 10];J;K 3\n");
+	const struct cs_stats *s = cs_get_stats(cs);
+	expect_u64("handler sp", "returns", s->returns, 2);
+	expect_u64("handler sp", "underflows", s->underflows, 0);
+	expect_u64("handler sp", "nonlocal_pops", s->nonlocal_pops, 0);
+	expect_u64("handler sp", "sigreturns", s->sigreturns, 1);
+	cs_free(cs);
+
+	/* cs_signal gives the handler the interrupted SP (900): its return at SP 708 finds
+	 * no frame at or below 708 (the signal frame stops the search): an underflow. */
+	cs = cs_new(&host, &o);
+	cs_seed(cs, &seed, 1);
+	cs_signal(cs, 10, 0x500, 900);
+	cs_return(cs, 0, 708);
+	expect_u64("handler sp (cs_signal)", "underflows", cs_get_stats(cs)->underflows, 1);
+	expect_u64("handler sp (cs_signal)", "depth", cs_depth(cs), 3);
+	cs_free(cs);
+}
+
+/* cs_unwind_to_sp and the frame SP rule.  F (SP unknown: entered by a tail call) calls
+ * setjmp at SP 1000 and then G at SP 1000 (frame SP 1000); G calls H at 960, H calls I
+ * at 920.  I longjmps: SP is 1000 again, in F.  G, H, I have ended (G's frame SP is
+ * exactly 1000: it is F's SP after G returns); F stays. */
+static void test_unwind_to_sp(void)
+{
+	struct cs_options o = { CS_MATCH_SP, 0, 0 };
+	struct callstack *cs = cs_new(&host, &o);
+	cs_tail_call(cs, 0, 0x100);
+	expect_u64("unwind", "unknown sp", cs_top_sp(cs), CS_SP_UNKNOWN);
+	cs_call(cs, 0x120, 0x200, CS_NO_RETADDR, 1000);
+	/* G tail-jumps elsewhere after popping its own frame: SP 992 (its return address
+	 * slot).  Nothing at or below 992: G stays. */
+	cs_unwind_to_sp(cs, 992);
+	expect_u64("unwind", "depth after 992", cs_depth(cs), 2);
+	cs_call(cs, 0x220, 0x300, CS_NO_RETADDR, 960);
+	cs_call(cs, 0x320, 0x400, CS_NO_RETADDR, 920);
+	*cs_counter(cs) += 1;                       /* F;G;H;I 1 */
+	cs_unwind_to_sp(cs, 999);                   /* below G's 1000: pops I and H */
+	expect_u64("unwind", "depth after 999", cs_depth(cs), 2);
+	cs_call(cs, 0x220, 0x300, CS_NO_RETADDR, 960);
+	cs_call(cs, 0x320, 0x400, CS_NO_RETADDR, 920);
+	cs_unwind_to_sp(cs, 1000);                  /* the longjmp: pops I, H and G */
+	expect_u64("unwind", "depth after 1000", cs_depth(cs), 1);
+	*cs_counter(cs) += 2;                       /* F 2 */
+	expect_u64("unwind", "nonlocal_pops", cs_get_stats(cs)->nonlocal_pops, 2 + 3);
+
+	/* siglongjmp out of a handler: G at 1000, signal at 900, handler J (708) calls K
+	 * (660); back to F at SP 1000 pops K, J, the signal frame and G. */
+	cs_call(cs, 0x120, 0x200, CS_NO_RETADDR, 1000);
+	cs_signal_sp(cs, 11, 0x500, 900, 708);
+	cs_call(cs, 0x510, 0x600, CS_NO_RETADDR, 660);
+	*cs_counter(cs) += 3;                       /* F;G;[signal 11];J;K 3 */
+	cs_unwind_to_sp(cs, 1000);
+	expect_u64("unwind", "depth after siglongjmp", cs_depth(cs), 1);
+	expect_u64("unwind", "nonlocal_pops", cs_get_stats(cs)->nonlocal_pops, 5 + 4);
+
+	/* Unknown-SP frames never go by SP, not even to the highest SP. */
+	cs_call(cs, 0x130, 0x200, CS_NO_RETADDR, 1000);
+	cs_unwind_to_sp(cs, CS_SP_UNKNOWN);
+	expect_u64("unwind", "depth after max sp", cs_depth(cs), 1);
+	expect_u64("unwind", "F still on top", cs_current(cs)->func, 0x100);
+	expect("unwind", cs, "F 2\nF;G;H;I 1\nF;G;[signal 11];J;K 3\n");
+	cs_free(cs);
+}
+
+/* cs_clear empties a stack holding unknown-SP, seeded, signal and nested frames; the
+ * counts and statistics stay, the next charge goes to the root, and the next call
+ * starts a path at the root. */
+static void test_clear(void)
+{
+	struct cs_options o = { CS_MATCH_SP, CS_OPT_NEST_TAIL, 0 };
+	struct callstack *cs = cs_new(&host, &o);
+	cs_tail_call(cs, 0, 0x100);                 /* F, unknown SP */
+	struct cs_seed_frame seed = { 0x210, 0, CS_NO_RETADDR, 0 }; /* G, unknown SP */
+	cs_seed(cs, &seed, 1);
+	cs_call(cs, 0x220, 0x300, CS_NO_RETADDR, 960);
+	cs_signal_sp(cs, 12, 0x500, 900, 708);
+	cs_jump(cs, 0x510, 0x600);                  /* J tail-calls K: nested */
+	*cs_counter(cs) += 4;                       /* F;G;H;[signal 12];J;K 4 */
+	expect_u64("clear", "depth before", cs_depth(cs), 6);
+	struct cs_stats before = *cs_get_stats(cs);
+	cs_clear(cs);
+	expect_u64("clear", "depth", cs_depth(cs), 0);
+	expect_u64("clear", "current is the root", cs_current(cs) == cs_root(cs), 1);
+	expect_u64("clear", "top sp", cs_top_sp(cs), CS_SP_UNKNOWN);
+	expect_u64("clear", "top retaddr", cs_top_retaddr(cs), CS_NO_RETADDR);
+	expect_u64("clear", "stats kept", memcmp(&before, cs_get_stats(cs), sizeof(before)) == 0, 1);
+	*cs_counter(cs) += 5;                       /* root 5 (not printed) */
+	cs_call(cs, 0x120, 0x300, CS_NO_RETADDR, 1000);
+	*cs_counter(cs) += 6;                       /* H 6 */
+	expect("clear", cs, "F;G;H;[signal 12];J;K 4\nH 6\n");
+	expect_u64("clear", "root weight", cs_root(cs)->weight, 5);
+	expect_u64("clear", "total", cs_total_weight(cs), 15);
+	cs_clear(cs);
+	cs_clear(cs);                               /* clearing an empty stack: nothing */
+	expect_u64("clear", "depth at end", cs_depth(cs), 0);
+	cs_free(cs);
+}
+
+/* cs_zero_weights: every weight (root, functions, signal and leaf nodes) becomes 0;
+ * nodes, call counts and the live stack stay, and counting resumes on the same path. */
+static void test_zero_weights(void)
+{
+	struct cs_options o = { CS_MATCH_SP, 0, 0 };
+	struct callstack *cs = cs_new(&host, &o);
+	*cs_counter(cs) += 1;                       /* root 1 */
+	struct cs_seed_frame seed = { 0x110, 0, CS_NO_RETADDR, 5000 };
+	cs_seed(cs, &seed, 1);
+	cs_call(cs, 0x120, 0x200, CS_NO_RETADDR, 1000);
+	*cs_leaf_counter(cs, 0x234) += 2;          /* F;G;<leaf 0x234> 2 */
+	cs_signal_sp(cs, 10, 0x500, 900, 708);
+	*cs_counter(cs) += 3;                       /* F;G;[signal 10];J 3 */
+	cs_return(cs, 0, 708);
+	*cs_counter(cs) += 4;                       /* F;G;[signal 10] 4 */
+	cs_sigreturn(cs);
+	cs_call(cs, 0x240, 0x300, CS_NO_RETADDR, 960);
+	cs_return(cs, 0, 960);
+	cs_call(cs, 0x240, 0x300, CS_NO_RETADDR, 960);
+	*cs_counter(cs) += 5;                       /* F;G;H 5 */
+	expect_u64("zero", "total before", cs_total_weight(cs), 15);
+	size_t nodes = cs_node_count(cs);
+	cs_zero_weights(cs);
+	expect_u64("zero", "total", cs_total_weight(cs), 0);
+	expect_u64("zero", "root", cs_root(cs)->weight, 0);
+	expect("zero", cs, "");
+	expect_u64("zero", "nodes kept", cs_node_count(cs), nodes);
+	expect_u64("zero", "depth kept", cs_depth(cs), 3);
+	expect_u64("zero", "H's calls kept", cs_current(cs)->calls, 2);
+	*cs_counter(cs) += 7;                       /* F;G;H 7 */
+	cs_return(cs, 0, 960);
+	*cs_counter(cs) += 1;                       /* F;G 1 */
+	expect("zero", cs, "F;G 1\nF;G;H 7\n");
+	cs_free(cs);
+
+	cs = cs_new(&host, &o);                     /* an empty trie: nothing to do */
+	cs_zero_weights(cs);
+	expect_u64("zero empty", "total", cs_total_weight(cs), 0);
+	cs_free(cs);
+}
+
 /* Nested tail calls with return-address matching: F tail-calls G which tail-calls H:
  * one return pops the whole chain. */
 static void test_nested_tail_retaddr(void)
@@ -210,6 +381,10 @@ int main(void)
 {
 	test_sp_matching();
 	test_signals_sp();
+	test_signal_handler_sp();
+	test_unwind_to_sp();
+	test_clear();
+	test_zero_weights();
 	test_nested_tail_retaddr();
 	test_limits();
 	if (failures)
