@@ -11,6 +11,7 @@ struct inline_list {
 	size_t n;
 	const char **names;
 	unsigned char *inlined;
+	const char **srclines;   /* perf's -F srcline text of each entry */
 };
 
 void frame_resolver_init(struct frame_resolver *r, struct machine *m)
@@ -26,25 +27,38 @@ void frame_resolver_release(struct frame_resolver *r)
 	hashmap_release(&r->sym_cache);
 	hashmap_release(&r->inline_cache);
 	for (size_t i = 0; i < r->nr_inline_lists; i++) {
-		for (size_t j = 0; j < r->inline_lists[i].n; j++)
+		for (size_t j = 0; j < r->inline_lists[i].n; j++) {
 			free((char *)r->inline_lists[i].names[j]);
+			free((char *)r->inline_lists[i].srclines[j]);
+		}
 		free(r->inline_lists[i].names);
+		free(r->inline_lists[i].srclines);
 		free(r->inline_lists[i].inlined);
 	}
 	free(r->inline_lists);
 }
 
-static void add_inline(void *arg, const char *name, int inlined)
+static void add_inline(void *arg, const char *name, int inlined, const char *srcline)
 {
 	struct inline_list *l = arg;
 	l->names = xrealloc(l->names, (l->n + 1) * sizeof(*l->names));
 	l->inlined = xrealloc(l->inlined, l->n + 1);
+	l->srclines = xrealloc(l->srclines, (l->n + 1) * sizeof(*l->srclines));
 	l->names[l->n] = xstrdup(name);
+	l->srclines[l->n] = xstrdup(srcline);
 	l->inlined[l->n++] = (unsigned char)(inlined != 0);
 }
 
 size_t frame_inlines(struct frame_resolver *r, const struct frame *f, const char *const **names,
 		     const unsigned char **inlined)
+{
+	const char *const *srclines;
+	return frame_inlines_src(r, f, names, inlined, &srclines);
+}
+
+size_t frame_inlines_src(struct frame_resolver *r, const struct frame *f,
+			 const char *const **names, const unsigned char **inlined,
+			 const char *const **srclines)
 {
 	/* perf expands only frames it unwound itself, and only when it knows the symbol */
 	if (!f->unwound || !f->obj || !f->obj->dso || f->obj->kernel || !frame_symbol(r, f))
@@ -61,12 +75,13 @@ size_t frame_inlines(struct frame_resolver *r, const struct frame *f, const char
 		}
 		struct inline_list *l = &r->inline_lists[r->nr_inline_lists];
 		memset(l, 0, sizeof(*l));
-		dso_inline_chain(f->obj->dso, f->addr, add_inline, l);
+		dso_inline_chain_srclines(f->obj->dso, f->addr, add_inline, l);
 		e->value = r->nr_inline_lists++;
 	}
 	const struct inline_list *l = &r->inline_lists[e->value];
 	*names = l->names;
 	*inlined = l->inlined;
+	*srclines = l->srclines;
 	return l->n;
 }
 

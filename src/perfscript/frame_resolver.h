@@ -63,4 +63,10 @@ const struct dso_symbol *frame_symbol(struct frame_resolver *r, const struct fra
 size_t frame_inlines(struct frame_resolver *r, const struct frame *f, const char *const **names,
 		     const unsigned char **inlined);
 
+/* frame_inlines with each entry's source position as perf prints it under
+ * `-F srcline` ("file:line"; "??:0" when unknown). */
+size_t frame_inlines_src(struct frame_resolver *r, const struct frame *f,
+			 const char *const **names, const unsigned char **inlined,
+			 const char *const **srclines);
+
 #endif

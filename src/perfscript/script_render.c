@@ -15,6 +15,7 @@ static const struct {
 	{ "cpu", SCRIPT_CPU },     { "time", SCRIPT_TIME },     { "event", SCRIPT_EVENT },
 	{ "ip", SCRIPT_IP },       { "sym", SCRIPT_SYM },       { "dso", SCRIPT_DSO },
 	{ "symoff", SCRIPT_SYMOFF }, { "period", SCRIPT_PERIOD },
+	{ "srcline", SCRIPT_SRCLINE },
 };
 
 int script_parse_fields(struct script_options *o, const char *arg, struct tephra_error *err)
@@ -181,13 +182,44 @@ static void put_sym_dso(struct render *r, struct perf_session *s, unsigned f,
 	}
 }
 
+/* -F srcline under a frame that is not expanded into inline entries (perf's
+ * map__fprintf_srcline): addr2line's "file:line" of the address, nothing when that is
+ * unknown; objects perf does not ask addr2line about ("[kernel.kallsyms]", "[vdso]")
+ * or that give no answer print as name[address]. */
+static void put_srcline(struct render *r, const struct frame *fr)
+{
+	struct out_writer *w = &r->out;
+	if (!fr->obj)
+		return;
+	char *text = NULL;
+	uint64_t addr = fr->addr;
+	int rc = -1;
+	if (fr->obj->name[0] != '[' && !fr->obj->kernel && fr->obj->dso)
+		rc = dso_frame_srcline(fr->obj->dso, fr->addr, &text, &addr);
+	if (rc == 0)
+		return;
+	out_write(w, "\n  ", 3);
+	if (rc > 0) {
+		out_str(w, text);
+		free(text);
+		return;
+	}
+	const char *slash = fr->obj->name[0] == '[' ? NULL : strrchr(fr->obj->name, '/');
+	out_str(w, slash ? slash + 1 : fr->obj->name);
+	out_ch(w, '[');
+	out_hex(w, addr, 0);
+	out_ch(w, ']');
+}
+
 /* An unwound frame with inline information: one line per function (perf 6.1 prints
- * "(inlined)" whether or not the dso is asked for).  Returns 0 when there is none. */
+ * "(inlined)" whether or not the dso is asked for; under -F srcline the entry's own
+ * source position comes before it).  Returns 0 when there is none. */
 static int put_inlines(struct render *r, struct perf_session *s, unsigned f, const struct frame *fr)
 {
 	const char *const *names;
 	const unsigned char *inlined;
-	size_t k = frame_inlines(&s->resolver, fr, &names, &inlined);
+	const char *const *srclines;
+	size_t k = frame_inlines_src(&s->resolver, fr, &names, &inlined, &srclines);
 	if (!k)
 		return 0;
 	struct out_writer *w = &r->out;
@@ -207,6 +239,10 @@ static int put_inlines(struct render *r, struct perf_session *s, unsigned f, con
 			out_write(w, " (", 2);
 			out_str(w, fr->obj->name);
 			out_ch(w, ')');
+		}
+		if (f & SCRIPT_SRCLINE) {
+			out_write(w, "\n  ", 3);
+			out_str(w, srclines[j]);
 		}
 		if (inlined[j])
 			out_write(w, " (inlined)", 10);
@@ -284,6 +320,8 @@ static int on_sample(void *arg, struct perf_session *s, const struct perf_sessio
 				out_ch(w, '\t');
 				out_hex(w, r->frames[i].addr, 16);
 				put_sym_dso(r, s, f, &r->frames[i]);
+				if (f & SCRIPT_SRCLINE)
+					put_srcline(r, &r->frames[i]);
 				out_ch(w, '\n');
 			}
 		} else {
@@ -292,6 +330,8 @@ static int on_sample(void *arg, struct perf_session *s, const struct perf_sessio
 			frame_resolve_sample_ip(&s->resolver, ps->thread, ps->cpumode, smp->ip, &fr);
 			out_hex(w, smp->ip, 16);
 			put_sym_dso(r, s, f, &fr);
+			if (f & SCRIPT_SRCLINE)
+				put_srcline(r, &fr);
 		}
 	}
 	out_ch(w, '\n');

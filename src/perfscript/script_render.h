@@ -28,6 +28,7 @@ enum script_field {
 	SCRIPT_DSO = 1 << 8,
 	SCRIPT_SYMOFF = 1 << 9,
 	SCRIPT_PERIOD = 1 << 10,
+	SCRIPT_SRCLINE = 1 << 11,
 };
 
 #define SCRIPT_DEFAULT_FIELDS                                                                \

@@ -4,15 +4,19 @@
 #include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
 #include <gelf.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/hashmap.h"
 #include "base/xalloc.h"
 
-/* One address's answer: NR names, innermost first. */
+/* One address's answer: NR records (name, source file or NULL for addr2line's "??",
+ * line or 0), innermost first. */
 struct inline_answer {
 	char **names;
+	char **files;
+	unsigned *lines;
 	int nr;
 };
 
@@ -83,9 +87,13 @@ void dwarf_lines_close(struct dwarf_lines *dl)
 		return;
 	dwfl_end(dl->dwfl);
 	for (size_t i = 0; i < dl->nr_answers; i++) {
-		for (int k = 0; k < dl->answer_list[i].nr; k++)
+		for (int k = 0; k < dl->answer_list[i].nr; k++) {
 			free(dl->answer_list[i].names[k]);
+			free(dl->answer_list[i].files[k]);
+		}
 		free(dl->answer_list[i].names);
+		free(dl->answer_list[i].files);
+		free(dl->answer_list[i].lines);
 	}
 	free(dl->answer_list);
 	for (size_t i = 0; i < dl->nr_renamed; i++)
@@ -207,7 +215,8 @@ static Dwarf_Die *unit_at(struct dwarf_lines *dl, Dwarf_Addr addr, Dwarf_Addr *b
  * address, the function or untyped symbol with the highest value not above it;
  * on equal values one that covers the address, then a typed one, then the smaller
  * one, else the first in the table. */
-static const char *elf_function(struct dwarf_lines *dl, Dwarf_Addr addr, Dwarf_Addr *value_out)
+static const char *elf_function(struct dwarf_lines *dl, Dwarf_Addr addr, Dwarf_Addr *value_out,
+				const char **file_out)
 {
 	int n = dwfl_module_getsymtab(dl->mod);
 	if (n <= 0)
@@ -231,8 +240,12 @@ static const char *elf_function(struct dwarf_lines *dl, Dwarf_Addr addr, Dwarf_A
 	}
 	if (!want)
 		return NULL;
-	const char *best = NULL;
+	const char *best = NULL, *best_file = NULL;
 	GElf_Addr best_value = 0;
+	/* the file symbol before the chosen one names the file, unless the chosen one
+	 * is global and some function symbol came between (binutils' rule) */
+	const char *file = NULL;
+	int symbol_seen = 0, file_after_symbol = 0;
 	GElf_Addr best_lo = 0, best_size = 0;
 	int best_typed = 0;
 	for (int i = 1; i < n; i++) {
@@ -246,6 +259,13 @@ static const char *elf_function(struct dwarf_lines *dl, Dwarf_Addr addr, Dwarf_A
 		if (!name)
 			continue;
 		int type = GELF_ST_TYPE(sym.st_info);
+		if (type == STT_FILE) {
+			file = name;
+			if (symbol_seen)
+				file_after_symbol = 1;
+			continue;
+		}
+		symbol_seen = 1;
 		if (type != STT_FUNC && type != STT_NOTYPE && type != STT_GNU_IFUNC)
 			continue;
 		if (shndx != want)
@@ -268,13 +288,17 @@ static const char *elf_function(struct dwarf_lines *dl, Dwarf_Addr addr, Dwarf_A
 		if (better) {
 			best = name;
 			best_value = value;
+			best_file = file && (GELF_ST_BIND(sym.st_info) == STB_LOCAL ||
+					     !file_after_symbol) ? file : NULL;
 			best_lo = lo;
 			best_size = size;
 			best_typed = typed;
 		}
 	}
-	if (best)
+	if (best) {
 		*value_out = best_value;
+		*file_out = best_file;
+	}
 	return best;
 }
 
@@ -306,10 +330,90 @@ static int function_low(Dwarf_Die *die, Dwarf_Addr *low)
 	return dwarf_ranges(die, 0, &base, low, &hi) > 0 ? 0 : -1;
 }
 
-static void answer_add(struct inline_answer *a, const char *name)
+static void answer_add(struct inline_answer *a, const char *name, const char *file,
+		       unsigned line)
 {
-	a->names = xrealloc(a->names, (size_t)(a->nr + 1) * sizeof(*a->names));
-	a->names[a->nr++] = xstrdup(name);
+	size_t n = (size_t)a->nr + 1;
+	a->names = xrealloc(a->names, n * sizeof(*a->names));
+	a->files = xrealloc(a->files, n * sizeof(*a->files));
+	a->lines = xrealloc(a->lines, n * sizeof(*a->lines));
+	a->names[a->nr] = xstrdup(name);
+	a->files[a->nr] = file ? xstrdup(file) : NULL;
+	a->lines[a->nr++] = line;
+}
+
+/* Whether ROW takes its file from the register's initial value: no DW_LNS_set_file
+ * to another file earlier in its sequence. */
+static int row_file_is_initial(Dwarf_Die *cu, Dwarf_Line *row)
+{
+	Dwarf_Lines *lines;
+	size_t n;
+	if (dwarf_getsrclines(cu, &lines, &n) != 0)
+		return 0;
+	int moved = 0;
+	for (size_t i = 0; i < n; i++) {
+		Dwarf_Line *l = dwarf_onesrcline(lines, i);
+		Dwarf_Files *files;
+		size_t idx;
+		if (l == row)
+			return !moved;
+		if (dwarf_line_file(l, &files, &idx) == 0 && idx != 1)
+			moved = 1;
+		bool end = false;
+		if (dwarf_lineendsequence(l, &end) == 0 && end)
+			moved = 0;
+	}
+	return 0;
+}
+
+/* The file of a line-table row as binutils 2.40 names it.  In a DWARF 5 table (entry
+ * 0 the primary file) it reads the file register's initial value 1 as entry 0, while
+ * a file set explicitly is read right (observed: perf prints `libc-start.c:58` where
+ * the table's row, in file 1 by default, says libc_start_call_main.h; rows after "set
+ * file 2" print entry 2). */
+static const char *row_file(Dwarf_Die *cu, Dwarf_Line *row, Dwarf_Files *files, size_t idx)
+{
+	Dwarf_Half version = 0;
+	if (idx == 1 && dwarf_cu_info(cu->cu, &version, NULL, NULL, NULL, NULL, NULL, NULL) == 0 &&
+	    version >= 5 && row_file_is_initial(cu, row))
+		idx = 0;
+	return dwarf_filesrc(files, idx, NULL, NULL);
+}
+
+/* The line table's file and line for ADDR (module address) in unit CU. */
+static const char *line_at(struct dwarf_lines *dl, Dwarf_Die *cu, Dwarf_Addr addr,
+			   unsigned *line)
+{
+	Dwfl_Line *l = dwfl_module_getsrc(dl->mod, addr);
+	int lineno = 0;
+	Dwarf_Addr lbias;
+	Dwarf_Line *dline = l ? dwfl_dwarf_line(l, &lbias) : NULL;
+	Dwarf_Files *files;
+	size_t idx;
+	const char *f = NULL;
+	if (dline && dwarf_line_file(dline, &files, &idx) == 0 && dwarf_lineno(dline, &lineno) == 0)
+		f = row_file(cu, dline, files, idx);
+	*line = f && lineno > 0 ? (unsigned)lineno : 0;
+	return f;
+}
+
+/* Where an inlined subroutine was called from (DW_AT_call_file/line). */
+static const char *call_site(Dwarf_Die *inl, unsigned *line)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Word fileno = 0, lineno = 0;
+	Dwarf_Files *files;
+	size_t nfiles;
+	Dwarf_Die cu;
+	*line = 0;
+	if (dwarf_formudata(dwarf_attr(inl, DW_AT_call_line, &attr), &lineno) == 0)
+		*line = (unsigned)lineno;
+	if (dwarf_formudata(dwarf_attr(inl, DW_AT_call_file, &attr), &fileno) != 0 ||
+	    !dwarf_diecu(inl, &cu, NULL, NULL) || dwarf_getsrcfiles(&cu, &files, &nfiles) != 0 ||
+	    fileno >= nfiles)
+		return NULL;
+	/* call_file numbers are read as DWARF 5 means them (observed) */
+	return dwarf_filesrc(files, fileno, NULL, NULL);
 }
 
 /* What `addr2line -i -f` prints for ADDR (module address), computed once. */
@@ -321,16 +425,19 @@ static void compute_answer(struct dwarf_lines *dl, Dwarf_Addr addr, struct inlin
 	if (cu)
 		pick_function(cu, addr - bias, &p);
 	int final = 0;
+	unsigned line = 0;
+	const char *file = cu ? line_at(dl, cu, addr, &line) : NULL;
 	const char *name = p.found ? known_name(dl, &p.die, &final) : NULL;
 	uint64_t *state = p.found && !final ? function_slot(dl, &p.die) : NULL;
 	if (!final && (!state || *state == FN_FRESH)) {
 		/* no DWARF name that binutils takes as it is: the ELF symbol decides */
 		Dwarf_Addr value = 0, low;
-		const char *sym = elf_function(dl, addr, &value);
+		const char *sym_file = NULL;
+		const char *sym = elf_function(dl, addr, &value, &sym_file);
 		if (sym)
 			name = sym;
-		else if (!name && !cu)
-			return;
+		if (!file)
+			file = sym_file;
 		if (state) {
 			*state = FN_DONE;
 			if (sym && function_low(&p.die, &low) == 0 && low + bias == value) {
@@ -341,27 +448,51 @@ static void compute_answer(struct dwarf_lines *dl, Dwarf_Addr addr, struct inlin
 			}
 		}
 	}
-	answer_add(a, name ? name : "??");
+	/* addr2line's "??" at "??:0" is no answer: perf prints the frame as it is */
+	if (!name && !file)
+		return;
+	answer_add(a, name ? name : "??", file, line);
 	if (!p.found || dwarf_tag(&p.die) != DW_TAG_inlined_subroutine)
 		return;
 	/* the callers: the functions the DIE is nested in, up to the subprogram */
 	Dwarf_Die *parents = NULL;
 	int np = dwarf_getscopes_die(&p.die, &parents);
+	Dwarf_Die *callee = &p.die;
 	for (int k = 1; k < np; k++) {
 		int t = dwarf_tag(&parents[k]);
 		if (t != DW_TAG_inlined_subroutine && t != DW_TAG_subprogram &&
 		    t != DW_TAG_entry_point)
 			continue;
 		name = known_name(dl, &parents[k], &final);
-		answer_add(a, name ? name : "??");
+		file = call_site(callee, &line);
+		answer_add(a, name ? name : "??", file, line);
+		callee = &parents[k];
 		if (t != DW_TAG_inlined_subroutine)
 			break;
 	}
 	free(parents);
 }
 
-int dwarf_lines_inline_names(struct dwarf_lines *dl, uint64_t vaddr,
-			     void (*cb)(void *arg, const char *name), void *arg)
+struct first_record {
+	int found;
+	const char *file;
+	unsigned line;
+};
+
+static void keep_first(void *arg, const char *name, const char *file, unsigned line)
+{
+	struct first_record *fr = arg;
+	(void)name;
+	if (fr->found++)
+		return;
+	fr->file = file;
+	fr->line = line;
+}
+
+int dwarf_lines_inline_records(struct dwarf_lines *dl, uint64_t vaddr,
+			       void (*cb)(void *arg, const char *name, const char *file,
+					  unsigned line),
+			       void *arg)
 {
 	int created;
 	size_t i = hashmap_intern(&dl->answers, &vaddr, sizeof(vaddr), &created);
@@ -373,15 +504,44 @@ int dwarf_lines_inline_names(struct dwarf_lines *dl, uint64_t vaddr,
 						   dl->cap_answers * sizeof(*dl->answer_list));
 		}
 		struct inline_answer *a = &dl->answer_list[dl->nr_answers];
-		a->names = NULL;
-		a->nr = 0;
+		memset(a, 0, sizeof(*a));
 		compute_answer(dl, vaddr + dl->bias, a);
 		e->value = dl->nr_answers++;
 	}
 	const struct inline_answer *a = &dl->answer_list[e->value];
 	for (int k = 0; k < a->nr; k++)
-		cb(arg, a->names[k]);
+		cb(arg, a->names[k], a->files[k], a->lines[k]);
 	return a->nr;
+}
+
+int dwarf_lines_first_record(struct dwarf_lines *dl, uint64_t vaddr, const char **file,
+			     unsigned *line)
+{
+	struct first_record fr = { 0, NULL, 0 };
+	dwarf_lines_inline_records(dl, vaddr, keep_first, &fr);
+	*file = fr.file;
+	*line = fr.line;
+	return fr.found;
+}
+
+struct names_only {
+	void (*cb)(void *arg, const char *name);
+	void *arg;
+};
+
+static void name_of_record(void *arg, const char *name, const char *file, unsigned line)
+{
+	struct names_only *n = arg;
+	(void)file;
+	(void)line;
+	n->cb(n->arg, name);
+}
+
+int dwarf_lines_inline_names(struct dwarf_lines *dl, uint64_t vaddr,
+			     void (*cb)(void *arg, const char *name), void *arg)
+{
+	struct names_only n = { cb, arg };
+	return dwarf_lines_inline_records(dl, vaddr, name_of_record, &n);
 }
 
 int dwarf_lines_srcline(struct dwarf_lines *dl, uint64_t vaddr, const char **file,

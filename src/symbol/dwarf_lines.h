@@ -21,6 +21,21 @@ void dwarf_lines_close(struct dwarf_lines *dl);
 int dwarf_lines_inline_names(struct dwarf_lines *dl, uint64_t vaddr,
 			     void (*cb)(void *arg, const char *name), void *arg);
 
+/* The same lookup with addr2line's source position of each record: FILE (NULL where
+ * addr2line prints "??") and LINE (0 where it prints "?"): the innermost function's
+ * line-table position, then each caller's call site.  The names are binutils' (see
+ * dwarf_lines.c): DWARF linkage name or C/assembler name, else the ELF symbol. */
+int dwarf_lines_inline_records(struct dwarf_lines *dl, uint64_t vaddr,
+			       void (*cb)(void *arg, const char *name, const char *file,
+					  unsigned line),
+			       void *arg);
+
+/* addr2line's first record for VADDR (what perf's srcline of a plain frame reads):
+ * returns 1 with its FILE (NULL: "??") and LINE, 0 when addr2line answers nothing
+ * ("??" at "??:0"). */
+int dwarf_lines_first_record(struct dwarf_lines *dl, uint64_t vaddr, const char **file,
+			     unsigned *line);
+
 /* Source file and line of VADDR; returns 0, or -1 when unknown.  *FILE stays valid
  * while DL is open. */
 int dwarf_lines_srcline(struct dwarf_lines *dl, uint64_t vaddr, const char **file,

@@ -584,20 +584,42 @@ struct inline_walk {
 	struct dso *d;
 	const char *base_name;
 	dso_inline_cb cb;
+	dso_inline_src_cb src_cb;
 	void *arg;
 };
 
-static void inline_name_cb(void *arg, const char *raw)
+/* perf's srcline_from_fileline: the file's last component (addr2line's "??" when
+ * unknown), a colon, the line (0 when unknown). */
+static char *srcline_text(const char *file, unsigned line)
+{
+	const char *f = file ? file : "??";
+	const char *slash = strrchr(f, '/');
+	if (slash)
+		f = slash + 1;
+	size_t n = strlen(f) + 16;
+	char *s = xmalloc(n);
+	snprintf(s, n, "%s:%u", f, line);
+	return s;
+}
+
+static void inline_record_cb(void *arg, const char *raw, const char *file, unsigned line)
 {
 	struct inline_walk *w = arg;
 	char *dem = w->d->table.demangle ? symbol_demangle(raw) : NULL;
 	const char *name = dem ? dem : raw;
+	int inlined = !(w->base_name && strcmp(name, w->base_name) == 0);
 
-	w->cb(w->arg, name, !(w->base_name && strcmp(name, w->base_name) == 0));
+	if (w->src_cb) {
+		char *src = srcline_text(file, line);
+		w->src_cb(w->arg, name, inlined, src);
+		free(src);
+	} else {
+		w->cb(w->arg, name, inlined);
+	}
 	free(dem);
 }
 
-int dso_inline_chain(struct dso *d, uint64_t addr, dso_inline_cb cb, void *arg)
+static int inline_chain(struct dso *d, uint64_t addr, struct inline_walk *w)
 {
 	struct dwarf_lines *dl = dso_dwarf(d);
 	if (!dl)
@@ -605,8 +627,39 @@ int dso_inline_chain(struct dso *d, uint64_t addr, dso_inline_cb cb, void *arg)
 	const struct dso_symbol *base = dso_find_symbol(d, addr);
 	if (!base) /* perf expands only frames it has a symbol for */
 		return 0;
-	struct inline_walk w = { d, base->name, cb, arg };
-	return dwarf_lines_inline_names(dl, addr + d->text_offset, inline_name_cb, &w);
+	w->d = d;
+	w->base_name = base->name;
+	return dwarf_lines_inline_records(dl, addr + d->text_offset, inline_record_cb, w);
+}
+
+int dso_inline_chain(struct dso *d, uint64_t addr, dso_inline_cb cb, void *arg)
+{
+	struct inline_walk w = { .cb = cb, .arg = arg };
+	return inline_chain(d, addr, &w);
+}
+
+int dso_inline_chain_srclines(struct dso *d, uint64_t addr, dso_inline_src_cb cb, void *arg)
+{
+	struct inline_walk w = { .src_cb = cb, .arg = arg };
+	return inline_chain(d, addr, &w);
+}
+
+int dso_frame_srcline(struct dso *d, uint64_t addr, char **text, uint64_t *file_addr)
+{
+	struct dwarf_lines *dl = dso_dwarf(d);
+	const char *file = NULL;
+	unsigned line = 0;
+	*text = NULL;
+	*file_addr = addr + d->text_offset;
+	if (!dl || !dwarf_lines_first_record(dl, addr + d->text_offset, &file, &line))
+		return -1;
+	char *s = srcline_text(file, line);
+	if (strncmp(s, "??:0", 4) == 0) { /* perf's "unknown": nothing printed */
+		free(s);
+		return 0;
+	}
+	*text = s;
+	return 1;
 }
 
 int dso_srcline(struct dso *d, uint64_t addr, const char **file, unsigned *line)

@@ -82,6 +82,18 @@ const struct dso_symbol *dso_find_symbol(struct dso *d, uint64_t addr);
 typedef void (*dso_inline_cb)(void *arg, const char *name, int inlined);
 int dso_inline_chain(struct dso *d, uint64_t addr, dso_inline_cb cb, void *arg);
 
+/* The same entries with the source position perf prints for each under `-F srcline`
+ * ("file:line", the file's last component; "??" / 0 when unknown): the innermost
+ * function's line at ADDR, then each caller's call site. */
+/* The -F srcline text perf prints under a frame it does not expand: returns 1 with
+ * TEXT (malloc'd) addr2line's "file:line" of ADDR; 0 when that is "??:0" (perf prints
+ * nothing); -1 when addr2line answers nothing or cannot be asked (perf prints
+ * "object[FILE_ADDR]", FILE_ADDR the address in the file). */
+int dso_frame_srcline(struct dso *d, uint64_t addr, char **text, uint64_t *file_addr);
+
+typedef void (*dso_inline_src_cb)(void *arg, const char *name, int inlined, const char *srcline);
+int dso_inline_chain_srclines(struct dso *d, uint64_t addr, dso_inline_src_cb cb, void *arg);
+
 /* Source file and line for ADDR from DWARF; 0 on success, -1 when unknown.  *FILE
  * is valid for the life of the store. */
 int dso_srcline(struct dso *d, uint64_t addr, const char **file, unsigned *line);

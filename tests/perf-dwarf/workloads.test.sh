@@ -2,7 +2,8 @@
 # libc, C++ templates/exceptions/lambda, two named threads, fork+exec, Rust, a recursion
 # deeper than 127 frames), recorded during the test.  `tephra script` must print what
 # `perf script` prints, byte for byte, including the functions perf 6.1 lists as
-# `name+0xoff (inlined)` at unwound frames, and with `--no-inline` and `--max-stack`.
+# `name+0xoff (inlined)` at unwound frames, and with `--no-inline`, `-F +srcline` and
+# `--max-stack`.
 # The one allowance (compare_blocks.py): a sample whose --no-inline blocks differ as
 # well, i.e. the two unwinders walked different frames (src/unwind's business, listed
 # by name, at most 1% of the samples); inline naming never explains such a block.
@@ -37,9 +38,16 @@ check_dwarf() {
 record "$TEST_TMP/recurse.data" --call-graph dwarf -- "$WL/recurse" 150
 check_dwarf recurse "$TEST_TMP/recurse.data"
 grep -q ' (inlined)$' "$TEST_TMP/recurse.perf" || fail "recurse: perf printed no inlined frame (nothing tested)"
+# -F +srcline: each inline entry's own position ("file:line (inlined)"), call sites
+# for the callers, "??:0" / ":0" where addr2line knows no file, kernel frames as
+# [kernel.kallsyms][address]
+check_dwarf recurse-srcline "$TEST_TMP/recurse.data" -F +srcline
+grep -q '^  recurse\.c:[0-9]*$' "$TEST_TMP/recurse-srcline.perf" ||
+	fail "recurse-srcline: perf printed no recurse.c line (nothing tested)"
 
 record "$TEST_TMP/templates.data" --call-graph dwarf -- "$WL/templates" 150
 check_dwarf templates "$TEST_TMP/templates.data"
+check_dwarf templates-srcline "$TEST_TMP/templates.data" -F +srcline
 
 record "$TEST_TMP/threads.data" --call-graph dwarf -- "$WL/threads" 150
 check_dwarf threads "$TEST_TMP/threads.data"
