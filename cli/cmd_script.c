@@ -14,7 +14,7 @@ static void usage(FILE *f)
 		"Prints the samples of FILE (default ./perf.data; '-' reads a pipe-mode stream\n"
 		"from standard input) in the text `perf script` prints.\n\n"
 		"  -i, --input FILE     the perf.data file\n"
-		"  -F, --fields LIST    comm,tid,pid,cpu,time,event,ip,sym,dso,symoff,period\n"
+		"  -F, --fields LIST    comm,tid,pid,cpu,time,event,ip,sym,dso,symoff,period,srcline\n"
 		"                       (+field / -field change the default set)\n"
 		"      --pid LIST       only samples of these processes\n"
 		"      --tid LIST       only samples of these threads\n"
