@@ -55,8 +55,8 @@ struct tg_thread {
 	Bool signal_alt;
 	ULong signal_saved_how;
 	/* Handlers in progress, innermost last: stack depth of the handler's frame, so
-	 * its return to the signal trampoline is recognised (by that depth and the
-	 * frame's SP in src/callstack; the trampoline then runs as part of the handler
+	 * its return to the signal trampoline is recognised (a return that would leave
+	 * the stack below that depth; the trampoline then runs as part of the handler
 	 * until rt_sigreturn). */
 	UInt nsig;
 	UInt sig_depth[32];

@@ -171,11 +171,12 @@ static void jump_to(struct tg_thread *t, ULong fid, Addr pc, Addr sp)
 static void return_to(struct tg_thread *t, ULong fid, Addr pc, Addr sp)
 {
 	struct callstack *cs = t->cs;
-	if (t->nsig && cs_depth(cs) == t->sig_depth[t->nsig - 1] && (ULong)sp >= cs_top_sp(cs)) {
-		/* The handler returned into the signal trampoline (the return pops the
-		 * handler's frame: cs_signal_sp gave it the SP its return leaves);
-		 * rt_sigreturn follows.  Not popped: the trampoline's instructions are
-		 * charged to the handler until rt_sigreturn (docs/grind.md). */
+	if (t->nsig && cs_depth_after_sp_return(cs, sp) < t->sig_depth[t->nsig - 1]) {
+		/* This return ends the handler's frame (cs_signal_sp gave it the SP its
+		 * return leaves; with --tail-calls=nest, the tail calls nested on it end
+		 * with it): the handler returned into the signal trampoline, rt_sigreturn
+		 * follows.  Nothing is popped: the trampoline's instructions are charged
+		 * to the handler until rt_sigreturn pops through the signal frame. */
 		t->sig_returned[t->nsig - 1] = True;
 		return;
 	}

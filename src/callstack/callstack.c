@@ -119,13 +119,19 @@ static struct cs_frame *push(struct callstack *cs, uint8_t kind, uint64_t func,
 	return f;
 }
 
-/* Pops frames so that frame I becomes the first popped one; a nested tail frame takes
- * its tail-caller with it. */
-static void pop_from(struct callstack *cs, uint32_t i)
+/* The depth left when frame I is the first popped one: a nested tail frame takes its
+ * tail-caller with it. */
+static uint32_t depth_after_pop(const struct callstack *cs, uint32_t i)
 {
 	while (i > 0 && cs->frames[i].tail_nested)
 		i--;
-	cs->nframes = i;
+	return i;
+}
+
+/* Pops frames so that frame I becomes the first popped one (see depth_after_pop). */
+static void pop_from(struct callstack *cs, uint32_t i)
+{
+	cs->nframes = depth_after_pop(cs, i);
 	set_top(cs);
 }
 
@@ -191,11 +197,24 @@ static void return_by_retaddr(struct callstack *cs, uint64_t target)
 	underflow_reroot(cs, target);
 }
 
-static void return_by_sp(struct callstack *cs, uint64_t sp)
+/* The first frame a return leaving SP pops (nframes: none).  Signal frames stop it. */
+static uint32_t sp_return_from(const struct callstack *cs, uint64_t sp)
 {
-	uint32_t n = cs->nframes, i = n;
+	uint32_t i = cs->nframes;
 	while (i > 0 && cs->frames[i - 1].kind == CS_NODE_FUNC && ended_at_sp(&cs->frames[i - 1], sp))
 		i--;
+	return i;
+}
+
+uint32_t cs_depth_after_sp_return(const struct callstack *cs, uint64_t sp)
+{
+	uint32_t i = sp_return_from(cs, sp);
+	return i == cs->nframes ? i : depth_after_pop(cs, i);
+}
+
+static void return_by_sp(struct callstack *cs, uint64_t sp)
+{
+	uint32_t n = cs->nframes, i = sp_return_from(cs, sp);
 	if (i == n) {
 		cs->stats.underflows++;
 		return;

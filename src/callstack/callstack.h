@@ -188,6 +188,11 @@ uint64_t cs_top_sp(const struct callstack *cs);
 
 /* Return to TARGET with stack pointer SP after the return (see matching modes above). */
 void cs_return(struct callstack *cs, uint64_t target, uint64_t sp);
+/* CS_MATCH_SP rule without popping: the depth cs_return(cs, any, SP) would leave in
+ * CS_MATCH_SP mode, cs_depth() if it would pop nothing (an underflow).  Hosts use it
+ * to see which frames a return ends before deciding (grind: a return that ends a
+ * signal handler's frame, with the tail calls nested on it, goes to the trampoline). */
+uint32_t cs_depth_after_sp_return(const struct callstack *cs, uint64_t sp);
 
 /* Non-linking jump FROM -> TO: a tail call only between different known functions.
  * Returns 1 if it was taken as a tail call, 0 if the stack was left alone. */

@@ -168,6 +168,12 @@ static void test_signal_handler_sp(void)
 	*cs_counter(cs) += 2;                       /* F;G;[signal 10];J 2 */
 	cs_call(cs, 0x510, 0x600, CS_NO_RETADDR, 660);
 	*cs_counter(cs) += 3;                       /* ...;J;K 3 */
+	/* What a return would leave, asked without popping: F,G,[signal],J,K = 5. */
+	expect_u64("handler sp", "after sp 600", cs_depth_after_sp_return(cs, 600), 5);
+	expect_u64("handler sp", "after sp 660", cs_depth_after_sp_return(cs, 660), 4);
+	expect_u64("handler sp", "after sp 708", cs_depth_after_sp_return(cs, 708), 3);
+	expect_u64("handler sp", "after sp 5000", cs_depth_after_sp_return(cs, 5000), 3);
+	expect_u64("handler sp", "depth unchanged", cs_depth(cs), 5);
 	cs_return(cs, 0, 660);                      /* K returns: J stays (708 > 660) */
 	expect_u64("handler sp", "depth after K", cs_depth(cs), 4);
 	*cs_counter(cs) += 1;                       /* ...;J 1 more */
@@ -196,6 +202,22 @@ static void test_signal_handler_sp(void)
 	cs_return(cs, 0, 708);
 	expect_u64("handler sp (cs_signal)", "underflows", cs_get_stats(cs)->underflows, 1);
 	expect_u64("handler sp (cs_signal)", "depth", cs_depth(cs), 3);
+	cs_free(cs);
+
+	/* Nested tail calls: the handler J tail-calls K (nested, K inherits J's 708); K's
+	 * return at 708 ends both and leaves the signal frame on top. */
+	struct cs_options on = { CS_MATCH_SP, CS_OPT_NEST_TAIL, 0 };
+	cs = cs_new(&host, &on);
+	cs_seed(cs, &seed, 1);
+	cs_signal_sp(cs, 10, 0x500, 900, 708);
+	cs_jump(cs, 0x510, 0x600);
+	expect_u64("handler sp (nested)", "depth", cs_depth(cs), 4);
+	expect_u64("handler sp (nested)", "K's sp", cs_top_sp(cs), 708);
+	expect_u64("handler sp (nested)", "after sp 708", cs_depth_after_sp_return(cs, 708), 2);
+	expect_u64("handler sp (nested)", "after sp 700", cs_depth_after_sp_return(cs, 700), 4);
+	cs_return(cs, 0, 708);
+	expect_u64("handler sp (nested)", "depth after return", cs_depth(cs), 2);
+	expect_u64("handler sp (nested)", "signal frame on top", cs_current(cs)->kind, CS_NODE_SIGNAL);
 	cs_free(cs);
 }
 
