@@ -105,24 +105,19 @@ static void sort_runs(struct perf_ordered_queue *q)
 	}
 }
 
-static size_t flush_upto(struct perf_ordered_queue *q, uint64_t limit, perf_queue_sink sink,
-			 void *arg)
+/* Marks the sorted records up to LIMIT as due; they stay in place until taken. */
+static size_t close_upto(struct perf_ordered_queue *q, uint64_t limit)
 {
 	size_t n = 0;
 
 	sort_runs(q);
-	while (q->head < q->nr && q->items[q->head].time <= limit) {
-		sink(arg, &q->items[q->head]);
-		q->last_flushed = q->items[q->head].time;
-		q->head++;
+	while (q->head + n < q->nr && q->items[q->head + n].time <= limit)
 		n++;
-	}
-	if (q->head == q->nr)
-		q->head = q->nr = 0;
+	q->due = n;
 	return n;
 }
 
-size_t perf_queue_flush_round(struct perf_ordered_queue *q, perf_queue_sink sink, void *arg)
+size_t perf_queue_close_round(struct perf_ordered_queue *q)
 {
 	uint64_t max_time;
 	size_t n;
@@ -131,16 +126,47 @@ size_t perf_queue_flush_round(struct perf_ordered_queue *q, perf_queue_sink sink
 		return 0; /* perf leaves the limit alone when nothing is queued */
 	sort_runs(q);
 	max_time = q->items[q->nr - 1].time;
-	n = flush_upto(q, q->next_flush, sink, arg);
+	n = close_upto(q, q->next_flush);
 	q->next_flush = max_time;
 	return n;
 }
 
-size_t perf_queue_flush_all(struct perf_ordered_queue *q, perf_queue_sink sink, void *arg)
+size_t perf_queue_close_all(struct perf_ordered_queue *q)
 {
 	if (q->nr == q->head)
 		return 0;
-	return flush_upto(q, UINT64_MAX, sink, arg);
+	return close_upto(q, UINT64_MAX);
+}
+
+const struct perf_queued_record *perf_queue_take(struct perf_ordered_queue *q)
+{
+	const struct perf_queued_record *rec;
+
+	if (!q->due)
+		return NULL;
+	rec = &q->items[q->head++];
+	q->due--;
+	q->last_flushed = rec->time;
+	if (q->head == q->nr)
+		q->head = q->nr = 0; /* REC stays readable: the array is only reused by a push */
+	return rec;
+}
+
+static size_t drain(struct perf_ordered_queue *q, size_t n, perf_queue_sink sink, void *arg)
+{
+	for (size_t i = 0; i < n; i++)
+		sink(arg, perf_queue_take(q));
+	return n;
+}
+
+size_t perf_queue_flush_round(struct perf_ordered_queue *q, perf_queue_sink sink, void *arg)
+{
+	return drain(q, perf_queue_close_round(q), sink, arg);
+}
+
+size_t perf_queue_flush_all(struct perf_ordered_queue *q, perf_queue_sink sink, void *arg)
+{
+	return drain(q, perf_queue_close_all(q), sink, arg);
 }
 
 void perf_queue_release(struct perf_ordered_queue *q)

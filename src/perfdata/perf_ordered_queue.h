@@ -31,6 +31,7 @@ struct perf_ordered_queue {
 	size_t nr_runs, cap_runs;
 	struct perf_queued_record *merge_buf; /* scratch for merging runs (cap entries) */
 	size_t merge_cap;
+	size_t due;              /* items[head, head + due) are closed, waiting to be taken */
 	uint64_t next_seq;       /* records pushed so far */
 	uint64_t next_flush;     /* the limit the next round uses */
 	uint64_t max_time;       /* largest time queued (perf's max_timestamp) */
@@ -43,7 +44,14 @@ static inline size_t perf_queue_len(const struct perf_ordered_queue *q)
 	return q->nr - q->head;
 }
 
+/* Queues REC.  Nothing may be due (take the due records first). */
 void perf_queue_push(struct perf_ordered_queue *q, const struct perf_queued_record *rec);
+/* FINISHED_ROUND without copying: marks the records due now (returned count) and sets
+ * the limit for the next round; perf_queue_take() then hands them out in order, each
+ * valid until the next push.  close_all makes everything due. */
+size_t perf_queue_close_round(struct perf_ordered_queue *q);
+size_t perf_queue_close_all(struct perf_ordered_queue *q);
+const struct perf_queued_record *perf_queue_take(struct perf_ordered_queue *q);
 /* FINISHED_ROUND: moves the records due to OUT (via the append callback) and sets the
  * limit for the next round.  FINAL moves everything. */
 typedef void (*perf_queue_sink)(void *arg, const struct perf_queued_record *rec);

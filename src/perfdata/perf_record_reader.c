@@ -27,12 +27,16 @@
 #define PROGRESS_STEP (4u << 20)
 #define RELEASE_STEP (8u << 20)
 
-/* ---- delivery FIFO ---- */
+/* ---- delivery FIFO ----
+ *
+ * Records to deliver are the FIFO's, then the ordering queue's due records (those a
+ * FINISHED_ROUND released), which are handed out from the queue itself instead of being
+ * copied here.  Anything queued or appended while records are due would overtake them,
+ * so the due records move into the FIFO first (only inside compressed data, where one
+ * input record holds several rounds). */
 
-static void ready_push(void *arg, const struct perf_queued_record *q)
+static void fifo_append(struct perf_reader *r, const struct perf_queued_record *q)
 {
-	struct perf_reader *r = arg;
-
 	if (r->ready_head == r->ready_len) {
 		r->ready_head = r->ready_len = 0;
 	} else if (r->ready_len == r->ready_cap && r->ready_head > 0) {
@@ -46,6 +50,26 @@ static void ready_push(void *arg, const struct perf_queued_record *q)
 		r->ready = xrealloc(r->ready, r->ready_cap * sizeof(*r->ready));
 	}
 	r->ready[r->ready_len++] = *q;
+}
+
+static void due_into_fifo(struct perf_reader *r)
+{
+	const struct perf_queued_record *q;
+
+	while ((q = perf_queue_take(&r->queue)) != NULL)
+		fifo_append(r, q);
+}
+
+static void ready_push(struct perf_reader *r, const struct perf_queued_record *q)
+{
+	due_into_fifo(r);
+	fifo_append(r, q);
+}
+
+static void queue_push(struct perf_reader *r, const struct perf_queued_record *q)
+{
+	due_into_fifo(r);
+	perf_queue_push(&r->queue, q);
 }
 
 /* ---- input ---- */
@@ -297,7 +321,7 @@ static int handle_user_record(struct perf_reader *r, const uint8_t *rec, size_t 
 	case PERF_REC_FINISHED_ROUND:
 		r->stats.nr_rounds++;
 		if (!r->opts.unordered)
-			perf_queue_flush_round(&r->queue, ready_push, r);
+			perf_queue_close_round(&r->queue);
 		break;
 	case PERF_REC_HEADER_ATTR: {
 		uint32_t attr_size = size >= 16 ? pb_u32(rec + 12) : 0;
@@ -381,7 +405,7 @@ static int handle_record(struct perf_reader *r, const uint8_t *rec, size_t size,
 	}
 	if (r->queue.next_seq && time < r->queue.last_flushed)
 		r->stats.nr_out_of_order++;
-	perf_queue_push(&r->queue, &q);
+	queue_push(r, &q);
 	if (perf_queue_len(&r->queue) > r->stats.max_queued)
 		r->stats.max_queued = perf_queue_len(&r->queue);
 	return 0;
@@ -511,7 +535,8 @@ static int pump(struct perf_reader *r, struct tephra_error *err)
 	if (rc == 0) {
 		if (!r->nr_parts && check_input_end(r, err))
 			return -1;
-		perf_queue_flush_all(&r->queue, ready_push, r);
+		due_into_fifo(r);
+		perf_queue_close_all(&r->queue);
 		r->at_eof = 1;
 		report_progress(r, 1);
 		return 0;
@@ -746,7 +771,7 @@ const struct perf_reader_stats *perf_reader_stats(const struct perf_reader *r)
 
 int perf_reader_next(struct perf_reader *r, struct perf_event *ev, struct tephra_error *err)
 {
-	struct perf_queued_record *q;
+	const struct perf_queued_record *q;
 
 	if (r->failed) {
 		if (err)
@@ -756,7 +781,7 @@ int perf_reader_next(struct perf_reader *r, struct perf_event *ev, struct tephra
 	if (r->current.owned)
 		free((void *)r->current.rec);
 	memset(&r->current, 0, sizeof(r->current));
-	while (r->ready_head == r->ready_len) {
+	while (r->ready_head == r->ready_len && !r->queue.due) {
 		int rc;
 
 		if (r->at_eof)
@@ -765,7 +790,8 @@ int perf_reader_next(struct perf_reader *r, struct perf_event *ev, struct tephra
 		if (rc < 0)
 			goto fail;
 	}
-	q = &r->ready[r->ready_head++];
+	q = r->ready_head < r->ready_len ? &r->ready[r->ready_head++] :
+		perf_queue_take(&r->queue);
 	r->current = *q;
 	if (perf_record_decode(r, q->rec, q->size, q->desc_index, ev, q->file_offset,
 			       &r->saved_err))
