@@ -40,10 +40,10 @@
  *                  Otherwise it is an underflow (stats.underflows): the stack is emptied
  *                  and TARGET's function becomes the single (uncharged) frame.
  *                CS_MATCH_SP (x86 under Valgrind, stack grows down): pop every frame
- *                  whose SP at the call is <= SP after the return (the return address
- *                  has been popped, so the caller's frame has sp_at_call == SP).  A
+ *                  whose SP is <= SP after the return (the frame SP rule: the return
+ *                  address has been popped, so the returning frame's SP == SP).  A
  *                  return that pops nothing is an underflow.  Signal frames are popped
- *                  only by cs_sigreturn or cs_unwind_to_sp.
+ *                  only by cs_sigreturn, cs_unwind_to_sp or cs_clear.
  *   cs_jump      a non-linking jump FROM -> TO.  If both lie in known functions and the
  *                functions differ it is a tail call (cs_tail_call); otherwise (loop
  *                back-edges, if/else, jump tables, self tail recursion, unknown code) the
@@ -62,7 +62,8 @@
  *                frame at its return like any callee's.
  *   cs_sigreturn pop down to and including the innermost signal frame.
  *   cs_unwind_to_sp  SP rose to SP (longjmp, exception): pop every frame at or below it.
- *   cs_clear     pop every frame, whatever its SP (stop/start, fork): counts stay.
+ *   cs_clear     pop every frame, whatever its SP (tracking stops, a stack is rebuilt
+ *                from an unwind): counts stay.
  *   cs_zero_weights  zero every node's weight (zero-stats requests, a forked child).
  *
  * Threads: one struct callstack per thread; nothing is shared between objects except
