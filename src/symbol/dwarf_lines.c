@@ -201,8 +201,9 @@ static void pick_function(Dwarf_Die *parent, Dwarf_Addr addr, struct function_pi
  * own ranges (units without aranges, e.g. Rust's std, are found this way). */
 static Dwarf_Die *unit_at(struct dwarf_lines *dl, Dwarf_Addr addr, Dwarf_Addr *bias)
 {
+	/* libdwfl gives a gap after a unit's last arange to that unit: check */
 	Dwarf_Die *cu = dwfl_module_addrdie(dl->mod, addr, bias);
-	if (cu)
+	if (cu && dwarf_haspc(cu, addr - *bias) > 0)
 		return cu;
 	cu = NULL;
 	while ((cu = dwfl_module_nextcu(dl->mod, cu, bias)) != NULL)
@@ -380,17 +381,17 @@ static const char *row_file(Dwarf_Die *cu, Dwarf_Line *row, Dwarf_Files *files, 
 	return dwarf_filesrc(files, idx, NULL, NULL);
 }
 
-/* The line table's file and line for ADDR (module address) in unit CU. */
-static const char *line_at(struct dwarf_lines *dl, Dwarf_Die *cu, Dwarf_Addr addr,
-			   unsigned *line)
+/* The line table's file and line for CU_ADDR (the unit's own address) in unit CU. */
+static const char *line_at(Dwarf_Die *cu, Dwarf_Addr cu_addr, unsigned *line)
 {
-	Dwfl_Line *l = dwfl_module_getsrc(dl->mod, addr);
 	int lineno = 0;
-	Dwarf_Addr lbias;
-	Dwarf_Line *dline = l ? dwfl_dwarf_line(l, &lbias) : NULL;
+	Dwarf_Line *dline = dwarf_getsrc_die(cu, cu_addr);
 	Dwarf_Files *files;
 	size_t idx;
 	const char *f = NULL;
+	bool end = false;
+	if (dline && (dwarf_lineendsequence(dline, &end) != 0 || end))
+		dline = NULL; /* past the end of a sequence: no line */
 	if (dline && dwarf_line_file(dline, &files, &idx) == 0 && dwarf_lineno(dline, &lineno) == 0)
 		f = row_file(cu, dline, files, idx);
 	*line = f && lineno > 0 ? (unsigned)lineno : 0;
@@ -426,7 +427,7 @@ static void compute_answer(struct dwarf_lines *dl, Dwarf_Addr addr, struct inlin
 		pick_function(cu, addr - bias, &p);
 	int final = 0;
 	unsigned line = 0;
-	const char *file = cu ? line_at(dl, cu, addr, &line) : NULL;
+	const char *file = cu ? line_at(cu, addr - bias, &line) : NULL;
 	const char *name = p.found ? known_name(dl, &p.die, &final) : NULL;
 	uint64_t *state = p.found && !final ? function_slot(dl, &p.die) : NULL;
 	if (!final && (!state || *state == FN_FRESH)) {

@@ -49,6 +49,14 @@ record "$TEST_TMP/templates.data" --call-graph dwarf -- "$WL/templates" 150
 check_dwarf templates "$TEST_TMP/templates.data"
 check_dwarf templates-srcline "$TEST_TMP/templates.data" -F +srcline
 
+# -O2 C++ (symbol module's program, used as is): exceptions through libgcc_s without
+# DWARF, _start in an arange gap after the unit's last range (no source line there)
+if command -v g++ >/dev/null 2>&1 &&
+	g++ -O2 -g -o "$TEST_TMP/cxx" "$TOP/tests/symbol/progs/cxx_templates.cpp" 2>/dev/null; then
+	record "$TEST_TMP/cxx.data" --call-graph dwarf -- "$TEST_TMP/cxx" 150
+	check_dwarf cxx-srcline "$TEST_TMP/cxx.data" -F +srcline
+fi
+
 record "$TEST_TMP/threads.data" --call-graph dwarf -- "$WL/threads" 150
 check_dwarf threads "$TEST_TMP/threads.data"
 grep -q '^worker-a ' "$TEST_TMP/threads.perf" || fail "threads: no sample of thread worker-a"
