@@ -66,6 +66,12 @@ int cmd_diff(int argc, char **argv)
 		struct profile_input_opts in = { folded_flags, i, 0, c.name_flags, isatty(2),
 						 c.count_samples };
 		rc = flame_cli_load(argv[optind + i], t, &in, &st);
+		/* A side with nothing in it (or nothing readable) is a mistake, not a diff. */
+		if (rc == 0 && flame_tree_node(t, 0)->weight[i] <= 0) {
+			fprintf(stderr, "tephra: %s: no stack counts found\n",
+				strcmp(argv[optind + i], "-") ? argv[optind + i] : "<stdin>");
+			rc = 1;
+		}
 	}
 	if (rc == 0) {
 		flame_tree_finish(t);
@@ -78,10 +84,6 @@ int cmd_diff(int argc, char **argv)
 				fprintf(stderr, "tephra: %s: write error\n", c.output ? c.output : "<stdout>");
 				rc = 1;
 			}
-		} else if (flame_tree_node(t, 0)->weight[c.svg.negate ? 0 : 1] <= 0) {
-			fprintf(stderr, "tephra: %s: no stack counts found\n",
-				argv[optind + (c.svg.negate ? 0 : 1)]);
-			rc = 1;
 		} else {
 			c.svg.diff = 1;
 			rc = flame_cli_write(&c, t);

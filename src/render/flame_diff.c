@@ -8,6 +8,9 @@
 #include "base/strbuf.h"
 #include "base/xalloc.h"
 
+/* Whole counts up to 2^53 are exact in a double: printed in full, never as 1e+15. */
+#define WHOLE_EXACT_MAX 9007199254740992.0
+
 double flame_diff_normalize(struct flame_tree *t)
 {
 	const struct flame_node *root = flame_tree_node(t, 0);
@@ -44,7 +47,7 @@ static int cmp_line(const void *a, const void *b, void *arg)
 
 static void put_count(FILE *out, double v, int round_it)
 {
-	if (round_it || (v == floor(v) && fabs(v) < 1e15))
+	if (round_it || (v == floor(v) && fabs(v) <= WHOLE_EXACT_MAX))
 		fprintf(out, "%.0f", round_it ? floor(v + 0.5) : v);
 	else
 		fprintf(out, "%.6g", v);

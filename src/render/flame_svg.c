@@ -10,6 +10,9 @@
 #include "render/flame_script.h"
 #include "render/svg_text.h"
 
+/* Whole counts up to 2^53 are exact in a double: printed in full, never as 1e+15. */
+#define WHOLE_EXACT_MAX 9007199254740992.0
+
 #define XPAD 10.0
 #define FRAME_PAD 1.0 /* gap between stacked frames */
 #define MATCH_COLOR "#e600e6"
@@ -93,7 +96,7 @@ size_t flame_layout(const struct flame_tree *t, const struct flame_svg_opts *o,
 /* Numbers as short as they can be while exact for whole counts. */
 static void add_num(struct strbuf *sb, double v)
 {
-	if (v == floor(v) && fabs(v) < 1e15)
+	if (v == floor(v) && fabs(v) <= WHOLE_EXACT_MAX)
 		strbuf_addf(sb, "%.0f", v);
 	else
 		strbuf_addf(sb, "%.17g", v);
@@ -101,7 +104,7 @@ static void add_num(struct strbuf *sb, double v)
 
 static void add_count(struct strbuf *sb, double v)
 {
-	if (v == floor(v) && fabs(v) < 1e15)
+	if (v == floor(v) && fabs(v) <= WHOLE_EXACT_MAX)
 		strbuf_addf(sb, "%.0f", v);
 	else
 		strbuf_addf(sb, "%.2f", v);

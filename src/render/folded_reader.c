@@ -40,8 +40,9 @@ static const char *count_before(const char *start, const char *end, double *out)
 	memcpy(buf, p, n);
 	buf[n] = '\0';
 	*out = (size_t)(end - p) >= sizeof(buf) ? INFINITY : strtod(buf, NULL);
-	/* Beyond 2^53 sums stop being exact; no real profile counts that high. */
-	if (!isfinite(*out) || *out > 9007199254740992.0)
+	/* From 2^53 on, doubles skip whole numbers (9007199254740993 reads as ...992), so a
+	 * count there could not be kept exactly; no real profile counts that high. */
+	if (!isfinite(*out) || *out >= 9007199254740992.0)
 		return NULL;
 	return p;
 }

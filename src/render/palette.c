@@ -320,7 +320,14 @@ struct palette_map *palette_map_load(const char *path, struct tephra_error *err)
 		}
 		off += n;
 	}
+	int read_errno = errno;
 	free(line);
+	if (ferror(f)) { /* a directory opens, then fails to read: not an empty palette */
+		tephra_error_at(err, path, off, "read error: %s", strerror(read_errno));
+		fclose(f);
+		palette_map_free(m);
+		return NULL;
+	}
 	fclose(f);
 	return m;
 }
