@@ -1,6 +1,9 @@
 #include "symbol/dwarf_lines.h"
 
 #include <dwarf.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
 #include <gelf.h>
@@ -52,6 +55,41 @@ static const Dwfl_Callbacks offline_callbacks = {
 	.debuginfo_path = &no_debuginfo_path,
 };
 
+/* binutils 2.40 refuses a compressed section whose uncompressed size is over ten
+ * times the file's size ("DWARF error: section .debug_info is too big"): addr2line
+ * then answers by ELF symbols alone, and so does perf (observed on glibc's libmvec
+ * debug file, ratio 10.4). */
+static int dwarf_refused_by_binutils(const char *path)
+{
+	static const char *const needed[] = { ".debug_info", ".debug_abbrev", ".debug_line",
+					      ".debug_str", ".debug_line_str", ".debug_ranges",
+					      ".debug_rnglists" };
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	struct stat st;
+	Elf *elf = fstat(fd, &st) == 0 ? elf_begin(fd, ELF_C_READ_MMAP, NULL) : NULL;
+	size_t shstrndx;
+	int refused = 0;
+	if (elf && st.st_size > 0 && elf_getshdrstrndx(elf, &shstrndx) == 0) {
+		Elf_Scn *scn = NULL;
+		while (!refused && (scn = elf_nextscn(elf, scn)) != NULL) {
+			GElf_Shdr sh;
+			GElf_Chdr ch;
+			if (!gelf_getshdr(scn, &sh) || !(sh.sh_flags & SHF_COMPRESSED))
+				continue;
+			const char *name = elf_strptr(elf, shstrndx, sh.sh_name);
+			for (size_t i = 0; name && i < sizeof(needed) / sizeof(needed[0]); i++)
+				if (strcmp(name, needed[i]) == 0 && gelf_getchdr(scn, &ch) &&
+				    ch.ch_size / 10 > (uint64_t)st.st_size)
+					refused = 1;
+		}
+	}
+	elf_end(elf);
+	close(fd);
+	return refused;
+}
+
 struct dwarf_lines *dwarf_lines_open(const char *path)
 {
 	Dwfl *dwfl = dwfl_begin(&offline_callbacks);
@@ -66,7 +104,7 @@ struct dwarf_lines *dwarf_lines_open(const char *path)
 	}
 	/* a file without DWARF still answers by its ELF symbols, as addr2line does */
 	Dwarf_Addr bias = 0;
-	int has_dwarf = dwfl_module_getdwarf(mod, &bias) != NULL;
+	int has_dwarf = dwfl_module_getdwarf(mod, &bias) != NULL && !dwarf_refused_by_binutils(path);
 	if (!has_dwarf && !dwfl_module_getelf(mod, &bias)) {
 		dwfl_end(dwfl);
 		return NULL;
@@ -343,26 +381,38 @@ static void answer_add(struct inline_answer *a, const char *name, const char *fi
 	a->lines[a->nr++] = line;
 }
 
-/* Whether ROW takes its file from the register's initial value: no DW_LNS_set_file
- * to another file earlier in its sequence. */
+/* Whether ROW takes its file from the register's initial value: no row of its
+ * sequence before it names another file.  libdw lists a unit's rows sorted by
+ * address, an end-of-sequence marker before rows at its own address; rows at a
+ * marker's address right after it start other (here: empty) sequences, not ROW's. */
 static int row_file_is_initial(Dwarf_Die *cu, Dwarf_Line *row)
 {
 	Dwarf_Lines *lines;
 	size_t n;
 	if (dwarf_getsrclines(cu, &lines, &n) != 0)
 		return 0;
-	int moved = 0;
+	int moved = 0, after_end = 0;
+	Dwarf_Addr end_addr = 0;
 	for (size_t i = 0; i < n; i++) {
 		Dwarf_Line *l = dwarf_onesrcline(lines, i);
-		Dwarf_Files *files;
-		size_t idx;
 		if (l == row)
 			return !moved;
+		Dwarf_Addr addr = 0;
+		bool end = false;
+		dwarf_lineaddr(l, &addr);
+		if (dwarf_lineendsequence(l, &end) == 0 && end) {
+			moved = 0;
+			after_end = 1;
+			end_addr = addr;
+			continue;
+		}
+		if (after_end && addr == end_addr)
+			continue;
+		after_end = 0;
+		Dwarf_Files *files;
+		size_t idx;
 		if (dwarf_line_file(l, &files, &idx) == 0 && idx != 1)
 			moved = 1;
-		bool end = false;
-		if (dwarf_lineendsequence(l, &end) == 0 && end)
-			moved = 0;
 	}
 	return 0;
 }
@@ -370,8 +420,9 @@ static int row_file_is_initial(Dwarf_Die *cu, Dwarf_Line *row)
 /* The file of a line-table row as binutils 2.40 names it.  In a DWARF 5 table (entry
  * 0 the primary file) it reads the file register's initial value 1 as entry 0, while
  * a file set explicitly is read right (observed: perf prints `libc-start.c:58` where
- * the table's row, in file 1 by default, says libc_start_call_main.h; rows after "set
- * file 2" print entry 2). */
+ * the row, in file 1 by default, means libc_start_call_main.h; `strtod_l.c` for
+ * rounding-mode.h; rows after "set file 2" print entry 2, after "set file 1" entry 1:
+ * `getXXbyYY_r.c`, `profil-counter.h`). */
 static const char *row_file(Dwarf_Die *cu, Dwarf_Line *row, Dwarf_Files *files, size_t idx)
 {
 	Dwarf_Half version = 0;
