@@ -1,18 +1,15 @@
 #include "symbol/dwarf_lines.h"
 
 #include <dwarf.h>
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
 #include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
-#include <gelf.h>
-#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/hashmap.h"
 #include "base/xalloc.h"
+#include "symbol/a2l_elf.h"
+#include "symbol/a2l_lines.h"
 
 /* One address's answer: NR records (name, source file or NULL for addr2line's "??",
  * line or 0), innermost first. */
@@ -55,41 +52,6 @@ static const Dwfl_Callbacks offline_callbacks = {
 	.debuginfo_path = &no_debuginfo_path,
 };
 
-/* binutils 2.40 refuses a compressed section whose uncompressed size is over ten
- * times the file's size ("DWARF error: section .debug_info is too big"): addr2line
- * then answers by ELF symbols alone, and so does perf (observed on glibc's libmvec
- * debug file, ratio 10.4). */
-static int dwarf_refused_by_binutils(const char *path)
-{
-	static const char *const needed[] = { ".debug_info", ".debug_abbrev", ".debug_line",
-					      ".debug_str", ".debug_line_str", ".debug_ranges",
-					      ".debug_rnglists" };
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return 0;
-	struct stat st;
-	Elf *elf = fstat(fd, &st) == 0 ? elf_begin(fd, ELF_C_READ_MMAP, NULL) : NULL;
-	size_t shstrndx;
-	int refused = 0;
-	if (elf && st.st_size > 0 && elf_getshdrstrndx(elf, &shstrndx) == 0) {
-		Elf_Scn *scn = NULL;
-		while (!refused && (scn = elf_nextscn(elf, scn)) != NULL) {
-			GElf_Shdr sh;
-			GElf_Chdr ch;
-			if (!gelf_getshdr(scn, &sh) || !(sh.sh_flags & SHF_COMPRESSED))
-				continue;
-			const char *name = elf_strptr(elf, shstrndx, sh.sh_name);
-			for (size_t i = 0; name && i < sizeof(needed) / sizeof(needed[0]); i++)
-				if (strcmp(name, needed[i]) == 0 && gelf_getchdr(scn, &ch) &&
-				    ch.ch_size / 10 > (uint64_t)st.st_size)
-					refused = 1;
-		}
-	}
-	elf_end(elf);
-	close(fd);
-	return refused;
-}
-
 struct dwarf_lines *dwarf_lines_open(const char *path)
 {
 	Dwfl *dwfl = dwfl_begin(&offline_callbacks);
@@ -104,7 +66,7 @@ struct dwarf_lines *dwarf_lines_open(const char *path)
 	}
 	/* a file without DWARF still answers by its ELF symbols, as addr2line does */
 	Dwarf_Addr bias = 0;
-	int has_dwarf = dwfl_module_getdwarf(mod, &bias) != NULL && !dwarf_refused_by_binutils(path);
+	int has_dwarf = dwfl_module_getdwarf(mod, &bias) != NULL && !a2l_dwarf_refused(path);
 	if (!has_dwarf && !dwfl_module_getelf(mod, &bias)) {
 		dwfl_end(dwfl);
 		return NULL;
@@ -250,97 +212,6 @@ static Dwarf_Die *unit_at(struct dwarf_lines *dl, Dwarf_Addr addr, Dwarf_Addr *b
 	return NULL;
 }
 
-/* The ELF symbol binutils' elf_find_function picks: in the section holding the
- * address, the function or untyped symbol with the highest value not above it;
- * on equal values one that covers the address, then a typed one, then the smaller
- * one, else the first in the table. */
-static const char *elf_function(struct dwarf_lines *dl, Dwarf_Addr addr, Dwarf_Addr *value_out,
-				const char **file_out)
-{
-	int n = dwfl_module_getsymtab(dl->mod);
-	if (n <= 0)
-		return NULL;
-	GElf_Addr sbias = 0;
-	Elf *elf = dwfl_module_getelf(dl->mod, &sbias);
-	if (!elf)
-		return NULL;
-	/* the section holding ADDR (file addresses) */
-	size_t want = 0;
-	Elf_Scn *scn = NULL;
-	GElf_Addr faddr = addr - sbias;
-	while ((scn = elf_nextscn(elf, scn)) != NULL) {
-		GElf_Shdr sh;
-		if (!gelf_getshdr(scn, &sh) || !(sh.sh_flags & SHF_ALLOC))
-			continue;
-		if (sh.sh_addr <= faddr && faddr < sh.sh_addr + sh.sh_size) {
-			want = elf_ndxscn(scn);
-			break;
-		}
-	}
-	if (!want)
-		return NULL;
-	const char *best = NULL, *best_file = NULL;
-	GElf_Addr best_value = 0;
-	/* the file symbol before the chosen one names the file, unless the chosen one
-	 * is global and some function symbol came between (binutils' rule) */
-	const char *file = NULL;
-	int symbol_seen = 0, file_after_symbol = 0;
-	GElf_Addr best_lo = 0, best_size = 0;
-	int best_typed = 0;
-	for (int i = 1; i < n; i++) {
-		GElf_Sym sym;
-		GElf_Addr value;
-		GElf_Word shndx;
-		Elf *symelf;
-		Dwarf_Addr symbias;
-		const char *name = dwfl_module_getsym_info(dl->mod, i, &sym, &value, &shndx,
-							   &symelf, &symbias);
-		if (!name)
-			continue;
-		int type = GELF_ST_TYPE(sym.st_info);
-		if (type == STT_FILE) {
-			file = name;
-			if (symbol_seen)
-				file_after_symbol = 1;
-			continue;
-		}
-		symbol_seen = 1;
-		if (type != STT_FUNC && type != STT_NOTYPE && type != STT_GNU_IFUNC)
-			continue;
-		if (shndx != want)
-			continue;
-		GElf_Addr lo = sym.st_value, size = sym.st_size ? sym.st_size : 1;
-		int typed = type != STT_NOTYPE;
-		if (lo > faddr || (best && lo < best_lo))
-			continue;
-		int better;
-		if (!best || lo > best_lo)
-			better = 1;
-		else if (best_lo + best_size <= faddr)
-			better = size > best_size;
-		else if (lo + size <= faddr)
-			better = 0;
-		else if (typed != best_typed)
-			better = typed;
-		else
-			better = size < best_size;
-		if (better) {
-			best = name;
-			best_value = value;
-			best_file = file && (GELF_ST_BIND(sym.st_info) == STB_LOCAL ||
-					     !file_after_symbol) ? file : NULL;
-			best_lo = lo;
-			best_size = size;
-			best_typed = typed;
-		}
-	}
-	if (best) {
-		*value_out = best_value;
-		*file_out = best_file;
-	}
-	return best;
-}
-
 static uint64_t *function_slot(struct dwarf_lines *dl, Dwarf_Die *die)
 {
 	Dwarf_Off off = dwarf_dieoffset(die);
@@ -381,94 +252,6 @@ static void answer_add(struct inline_answer *a, const char *name, const char *fi
 	a->lines[a->nr++] = line;
 }
 
-/* Whether ROW takes its file from the register's initial value: no row of its
- * sequence before it names another file.  libdw lists a unit's rows sorted by
- * address, an end-of-sequence marker before rows at its own address; rows at a
- * marker's address right after it start other (here: empty) sequences, not ROW's. */
-static int row_file_is_initial(Dwarf_Die *cu, Dwarf_Line *row)
-{
-	Dwarf_Lines *lines;
-	size_t n;
-	if (dwarf_getsrclines(cu, &lines, &n) != 0)
-		return 0;
-	int moved = 0, after_end = 0;
-	Dwarf_Addr end_addr = 0;
-	for (size_t i = 0; i < n; i++) {
-		Dwarf_Line *l = dwarf_onesrcline(lines, i);
-		if (l == row)
-			return !moved;
-		Dwarf_Addr addr = 0;
-		bool end = false;
-		dwarf_lineaddr(l, &addr);
-		if (dwarf_lineendsequence(l, &end) == 0 && end) {
-			moved = 0;
-			after_end = 1;
-			end_addr = addr;
-			continue;
-		}
-		if (after_end && addr == end_addr)
-			continue;
-		after_end = 0;
-		Dwarf_Files *files;
-		size_t idx;
-		if (dwarf_line_file(l, &files, &idx) == 0 && idx != 1)
-			moved = 1;
-	}
-	return 0;
-}
-
-/* The file of a line-table row as binutils 2.40 names it.  In a DWARF 5 table (entry
- * 0 the primary file) it reads the file register's initial value 1 as entry 0, while
- * a file set explicitly is read right (observed: perf prints `libc-start.c:58` where
- * the row, in file 1 by default, means libc_start_call_main.h; `strtod_l.c` for
- * rounding-mode.h; rows after "set file 2" print entry 2, after "set file 1" entry 1:
- * `getXXbyYY_r.c`, `profil-counter.h`). */
-static const char *row_file(Dwarf_Die *cu, Dwarf_Line *row, Dwarf_Files *files, size_t idx)
-{
-	Dwarf_Half version = 0;
-	if (idx == 1 && dwarf_cu_info(cu->cu, &version, NULL, NULL, NULL, NULL, NULL, NULL) == 0 &&
-	    version >= 5 && row_file_is_initial(cu, row))
-		idx = 0;
-	return dwarf_filesrc(files, idx, NULL, NULL);
-}
-
-/* The line table's file and line for CU_ADDR (the unit's own address) in unit CU. */
-static const char *line_at(Dwarf_Die *cu, Dwarf_Addr cu_addr, unsigned *line)
-{
-	int lineno = 0;
-	Dwarf_Line *dline = dwarf_getsrc_die(cu, cu_addr);
-	Dwarf_Files *files;
-	size_t idx;
-	const char *f = NULL;
-	bool end = false;
-	if (dline && (dwarf_lineendsequence(dline, &end) != 0 || end))
-		dline = NULL; /* past the end of a sequence: no line */
-	if (dline && dwarf_line_file(dline, &files, &idx) == 0 && dwarf_lineno(dline, &lineno) == 0)
-		f = row_file(cu, dline, files, idx);
-	*line = f && lineno > 0 ? (unsigned)lineno : 0;
-	return f;
-}
-
-/* Where an inlined subroutine was called from (DW_AT_call_file/line). */
-static const char *call_site(Dwarf_Die *inl, unsigned *line)
-{
-	Dwarf_Attribute attr;
-	Dwarf_Word fileno = 0, lineno = 0;
-	Dwarf_Files *files;
-	size_t nfiles;
-	Dwarf_Die cu;
-	*line = 0;
-	if (dwarf_formudata(dwarf_attr(inl, DW_AT_call_line, &attr), &lineno) == 0)
-		*line = (unsigned)lineno;
-	if (dwarf_formudata(dwarf_attr(inl, DW_AT_call_file, &attr), &fileno) != 0 ||
-	    !dwarf_diecu(inl, &cu, NULL, NULL) || dwarf_getsrcfiles(&cu, &files, &nfiles) != 0 ||
-	    fileno >= nfiles)
-		return NULL;
-	/* call_file numbers are read as DWARF 5 means them (observed) */
-	return dwarf_filesrc(files, fileno, NULL, NULL);
-}
-
-/* What `addr2line -i -f` prints for ADDR (module address), computed once. */
 static void compute_answer(struct dwarf_lines *dl, Dwarf_Addr addr, struct inline_answer *a)
 {
 	Dwarf_Addr bias = 0;
@@ -478,14 +261,14 @@ static void compute_answer(struct dwarf_lines *dl, Dwarf_Addr addr, struct inlin
 		pick_function(cu, addr - bias, &p);
 	int final = 0;
 	unsigned line = 0;
-	const char *file = cu ? line_at(cu, addr - bias, &line) : NULL;
+	const char *file = cu ? a2l_line_at(cu, addr - bias, &line) : NULL;
 	const char *name = p.found ? known_name(dl, &p.die, &final) : NULL;
 	uint64_t *state = p.found && !final ? function_slot(dl, &p.die) : NULL;
 	if (!final && (!state || *state == FN_FRESH)) {
 		/* no DWARF name that binutils takes as it is: the ELF symbol decides */
 		Dwarf_Addr value = 0, low;
 		const char *sym_file = NULL;
-		const char *sym = elf_function(dl, addr, &value, &sym_file);
+		const char *sym = a2l_elf_function(dl->mod, addr, &value, &sym_file);
 		if (sym)
 			name = sym;
 		if (!file)
@@ -516,7 +299,7 @@ static void compute_answer(struct dwarf_lines *dl, Dwarf_Addr addr, struct inlin
 		    t != DW_TAG_entry_point)
 			continue;
 		name = known_name(dl, &parents[k], &final);
-		file = call_site(callee, &line);
+		file = a2l_call_site(callee, &line);
 		answer_add(a, name ? name : "??", file, line);
 		callee = &parents[k];
 		if (t != DW_TAG_inlined_subroutine)
