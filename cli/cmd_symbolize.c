@@ -120,10 +120,16 @@ int cmd_symbolize(int argc, char **argv)
 		fprintf(stderr, "tephra symbolize: %s\n", err.msg);
 		return 1;
 	}
+	if (g.sym_problem)
+		fprintf(stderr, "tephra symbolize: %s: warning: %s; frames without a name are "
+			"[unknown]\n", elf, g.sym_problem);
 	struct guest_dwarf *dw = guest_dwarf_open(elf, &err);
 	FILE *in = strcmp(path, "-") ? fopen(path, "r") : stdin;
 	if (!dw || !in) {
-		fprintf(stderr, "tephra symbolize: %s\n", !dw ? err.msg : path);
+		if (!dw)
+			fprintf(stderr, "tephra symbolize: %s\n", err.msg);
+		else
+			fprintf(stderr, "tephra symbolize: %s: cannot open: %s\n", path, strerror(errno));
 		if (in && in != stdin)
 			fclose(in);
 		guest_dwarf_close(dw);
@@ -138,6 +144,8 @@ int cmd_symbolize(int argc, char **argv)
 	size_t cap = 0;
 	ssize_t n;
 	int64_t off = 0;
+	uint64_t total = 0;
+	const char *name = in == stdin ? "<stdin>" : path;
 	int rc = 0;
 	while ((n = getline(&line, &cap, in)) > 0) {
 		size_t len = (size_t)n;
@@ -147,16 +155,25 @@ int cmd_symbolize(int argc, char **argv)
 		char *sp = strrchr(line, ' '), *end;
 		errno = 0;
 		unsigned long long w = sp ? strtoull(sp + 1, &end, 10) : 0;
-		if (!sp || sp == line || errno || end == sp + 1 || *end) {
+		/* strtoull takes "-5" as 2^64 - 5: a count is digits only. */
+		if (!sp || sp == line || errno || end == sp + 1 || *end ||
+		    !(sp[1] >= '0' && sp[1] <= '9')) {
 			if (len) {
 				fprintf(stderr, "tephra symbolize: %s: offset 0x%" PRIx64
-						": not a folded line \"stack count\"\n", path, off);
+						": not a folded line \"stack count\"\n", name, off);
 				rc = 1;
 				break;
 			}
 			off += n;
 			continue;
 		}
+		if (total + w < total) {
+			fprintf(stderr, "tephra symbolize: %s: offset 0x%" PRIx64 ": the counts add "
+					"up to more than 2^64\n", name, off);
+			rc = 1;
+			break;
+		}
+		total += w;
 		size_t nf = 0;
 		for (char *p = line; p < sp;) {
 			char *semi = memchr(p, ';', (size_t)(sp - p));
@@ -183,6 +200,11 @@ int cmd_symbolize(int argc, char **argv)
 		if (nf)
 			fold_table_add(ft, frames, nf, w);
 		off += n;
+	}
+	if (rc == 0 && ferror(in)) {
+		fprintf(stderr, "tephra symbolize: %s: offset 0x%" PRIx64 ": read error: %s\n", name,
+			off, strerror(errno));
+		rc = 1;
 	}
 	free(line);
 	if (in != stdin)

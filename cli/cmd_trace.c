@@ -6,6 +6,7 @@
 
 #include "commands.h"
 #include "tephra/trace.h"
+#include "trace/trace_internal.h"
 #include "trace/trace_readers.h"
 
 static const char usage_text[] =
@@ -81,12 +82,16 @@ int cmd_trace(int argc, char **argv)
 			fclose(in);
 		return 1;
 	}
+	if (trace_elf(t)->sym_problem)
+		fprintf(stderr, "tephra trace: %s: warning: %s; frames without a name are [unknown]\n",
+			elf, trace_elf(t)->sym_problem);
 	if (fmt == TRACE_FORMAT_AUTO)
 		fmt = in == stdin ? TRACE_FORMAT_QEMU_LOG : trace_guess_format(in);
 	struct trace_read_stats st;
 	struct tephra_error err;
-	int rc = fmt == TRACE_FORMAT_PCS ? trace_read_pcs(t, in, path, &st, &err)
-					 : trace_read_qemu_log(t, in, path, &st, &err);
+	const char *name = in == stdin ? "<stdin>" : path;
+	int rc = fmt == TRACE_FORMAT_PCS ? trace_read_pcs(t, in, name, &st, &err)
+					 : trace_read_qemu_log(t, in, name, &st, &err);
 	if (in != stdin)
 		fclose(in);
 	if (rc != 0) {
@@ -114,7 +119,7 @@ int cmd_trace(int argc, char **argv)
 		fprintf(stderr, "tephra trace: warning: %s has %llu multi-instruction blocks; QEMU 7.2 "
 				"does not log every execution of those, so counts are low: record with "
 				"-singlestep -d exec,nochain\n",
-			path, (unsigned long long)st.multi_insn_blocks);
+			name, (unsigned long long)st.multi_insn_blocks);
 	if (st.outside_elf)
 		fprintf(stderr, "tephra trace: %llu instructions outside %s's code (counted, not decoded)\n",
 			(unsigned long long)st.outside_elf, elf);

@@ -27,12 +27,20 @@ static void load_symbols(struct guest_elf *g, Elf *elf)
 			dynsym = scn;
 	}
 	scn = symtab ? symtab : dynsym;
-	if (!scn || !gelf_getshdr(scn, &sh) || sh.sh_entsize == 0)
+	if (!scn) {
+		g->sym_problem = "no symbol table";
 		return;
-	Elf_Data *data = elf_getdata(scn, NULL);
-	if (!data)
+	}
+	Elf_Data *data = gelf_getshdr(scn, &sh) ? elf_getdata(scn, NULL) : NULL;
+	size_t sym_size = gelf_fsize(elf, ELF_T_SYM, 1, EV_CURRENT);
+	if (!data || !sym_size) {
+		g->sym_problem = "symbol table unreadable (it lies outside the file or is corrupt)";
 		return;
-	size_t n = sh.sh_size / sh.sh_entsize, m = 0;
+	}
+	/* Counted from the bytes read, not sh_size / sh_entsize: those are only claims. */
+	size_t n = data->d_size / sym_size, m = 0;
+	if (sh.sh_entsize != sym_size)
+		g->sym_problem = "symbol table entry size is wrong";
 	struct guest_sym_in *in = xcalloc(n ? n : 1, sizeof(*in));
 	/* Names as perf prints them (C++, Rust demangled); freed once the table has copied. */
 	char **demangled = xcalloc(n ? n : 1, sizeof(*demangled));
@@ -45,7 +53,11 @@ static void load_symbols(struct guest_elf *g, Elf *elf)
 		    s.st_shndx >= SHN_LORESERVE)
 			continue;
 		const char *name = elf_strptr(elf, sh.sh_link, s.st_name);
-		if (!name || !*name)
+		if (!name) {
+			g->sym_problem = "symbol names unreadable (bad string table link or offset)";
+			continue;
+		}
+		if (!*name)
 			continue;
 		GElf_Shdr ssh;
 		Elf_Scn *sscn = elf_getscn(elf, s.st_shndx);
@@ -72,17 +84,34 @@ static int load_segments(struct guest_elf *g, Elf *elf, struct tephra_error *err
 		tephra_error_at(err, g->path, -1, "cannot read program headers: %s", elf_errmsg(-1));
 		return -1;
 	}
-	size_t fsize;
+	GElf_Ehdr eh;
+	/* libelf answers 0 headers when the table is cut off by the end of the file. */
+	if (gelf_getehdr(elf, &eh) && eh.e_phnum != PN_XNUM && phnum < eh.e_phnum) {
+		tephra_error_at(err, g->path, (int64_t)eh.e_phoff,
+				"program header table (%u entries) lies outside the file",
+				(unsigned)eh.e_phnum);
+		return -1;
+	}
+	size_t fsize, cap = 0;
 	char *image = elf_rawfile(elf, &fsize);
-	g->segs = xcalloc(phnum ? phnum : 1, sizeof(*g->segs));
+	/* phnum is a claim (up to 2^32 through section 0): segments are allocated as found. */
 	for (size_t i = 0; i < phnum; i++) {
 		GElf_Phdr ph;
-		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD || !(ph.p_flags & PF_X))
+		if (!gelf_getphdr(elf, (int)i, &ph)) {
+			tephra_error_at(err, g->path, -1, "cannot read program header %zu of %zu: %s",
+					i, phnum, elf_errmsg(-1));
+			return -1;
+		}
+		if (ph.p_type != PT_LOAD || !(ph.p_flags & PF_X))
 			continue;
 		if (!image || ph.p_offset > fsize || ph.p_filesz > fsize - ph.p_offset) {
 			tephra_error_at(err, g->path, (int64_t)ph.p_offset,
 					"executable segment %zu lies outside the file", i);
 			return -1;
+		}
+		if (g->nsegs == cap) {
+			cap = cap ? cap * 2 : 4;
+			g->segs = xrealloc(g->segs, cap * sizeof(*g->segs));
 		}
 		struct guest_segment *s = &g->segs[g->nsegs++];
 		s->vaddr = ph.p_vaddr;

@@ -24,6 +24,9 @@ struct guest_elf {
 	struct guest_syms syms;
 	struct guest_segment *segs; /* executable PT_LOAD segments */
 	size_t nsegs;
+	/* Why some or all function names are missing (the symbol table is absent or
+	 * corrupt), or NULL: the file still decodes, so callers warn instead of failing. */
+	const char *sym_problem;
 };
 
 /* Returns 0, or -1 with ERR set ("PATH: what"). */

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/hashmap.h"
 #include "base/xalloc.h"
 #include "riscv/rv_tracker.h"
 #include "trace/trace_fold.h"
@@ -36,12 +37,14 @@ struct tephra_trace {
 	struct cs_options csopts;
 	struct trace_thread *threads;
 	size_t nthreads;
+	struct hashmap thread_ids; /* tid -> entry index == index in threads */
 	size_t cur;
 	struct decoded cache[DECODE_SLOTS];
 };
 
 static void add_thread(struct tephra_trace *t, uint64_t tid)
 {
+	hashmap_intern(&t->thread_ids, &tid, sizeof(tid), NULL);
 	t->threads = xrealloc(t->threads, (t->nthreads + 1) * sizeof(*t->threads));
 	struct trace_thread *th = &t->threads[t->nthreads];
 	memset(th, 0, sizeof(*th));
@@ -62,6 +65,7 @@ static struct tephra_trace *trace_alloc(const struct tephra_trace_options *opts)
 		return NULL;
 	t->xlen = opts && opts->xlen ? opts->xlen : 0;
 	t->flags = opts ? opts->flags : 0;
+	hashmap_init(&t->thread_ids);
 	t->csopts.match = CS_MATCH_RETADDR;
 	if (t->flags & TEPHRA_TRACE_NEST_TAIL)
 		t->csopts.flags |= CS_OPT_NEST_TAIL;
@@ -121,6 +125,7 @@ void tephra_trace_free(struct tephra_trace *t)
 	for (size_t i = 0; i < t->nthreads; i++)
 		cs_free(t->threads[i].cs);
 	free(t->threads);
+	hashmap_release(&t->thread_ids);
 	if (t->elf) {
 		guest_elf_close(t->elf);
 		free(t->elf);
@@ -254,15 +259,32 @@ int tephra_trace_transfer(struct tephra_trace *t, uint64_t from, uint64_t to, in
 	}
 }
 
+int trace_select_thread(struct tephra_trace *t, uint64_t tid, size_t max_threads)
+{
+	if (t->threads[t->cur].tid == tid)
+		return 0;
+	int64_t i = hashmap_find(&t->thread_ids, &tid, sizeof(tid));
+	if (i >= 0) {
+		t->cur = (size_t)i;
+		return 0;
+	}
+	if (t->nthreads >= max_threads)
+		return -1;
+	add_thread(t, tid);
+	return 0;
+}
+
+uint64_t trace_async_entries(const struct tephra_trace *t)
+{
+	uint64_t n = 0;
+	for (size_t i = 0; i < t->nthreads; i++)
+		n += t->threads[i].trk.stats.async_entries;
+	return n;
+}
+
 void tephra_trace_thread(struct tephra_trace *t, uint64_t tid)
 {
-	for (size_t i = 0; i < t->nthreads; i++) {
-		if (t->threads[i].tid == tid) {
-			t->cur = i;
-			return;
-		}
-	}
-	add_thread(t, tid);
+	trace_select_thread(t, tid, SIZE_MAX);
 }
 
 int tephra_trace_write_folded(struct tephra_trace *t, FILE *out)

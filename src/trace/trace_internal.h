@@ -15,4 +15,13 @@ unsigned trace_step_pc(struct tephra_trace *t, uint64_t pc);
 /* The ELF of a tracer made by tephra_trace_new_elf (NULL otherwise). */
 const struct guest_elf *trace_elf(const struct tephra_trace *t);
 
+/* tephra_trace_thread, refusing (-1) a new thread once MAX_THREADS exist: each thread
+ * costs tens of KiB, so a reader of untrusted input bounds how many it creates. */
+int trace_select_thread(struct tephra_trace *t, uint64_t tid, size_t max_threads);
+
+/* Arrivals, over all threads, where the previous instruction cannot lead (taken as
+ * signal deliveries).  Real traces have a few; a trace of another program has them
+ * everywhere, each pushing frames. */
+uint64_t trace_async_entries(const struct tephra_trace *t);
+
 #endif

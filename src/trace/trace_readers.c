@@ -11,6 +11,28 @@
 
 /* The longest block QEMU translates (TCG_MAX_INSNS): a walk never goes further. */
 #define MAX_BLOCK_INSNS 512
+/* A call stack per cpu costs ~40 KiB: a log naming millions of cpus must not make
+ * millions of them.  QEMU reuses the indexes of exited threads, so real logs of even
+ * very threaded guests stay far below this. */
+#define MAX_CPUS 4096
+
+/* A stream where more than 1 arrival in 100 is somewhere the previous instruction cannot
+ * lead is not a trace of this ELF (another program, a wrong --elf, random bytes).  Each
+ * such arrival pushes a signal frame, so going on would build stacks as deep as the
+ * trace is long and a folded output quadratic in it: stop with an error instead. */
+#define MIN_ASYNC_CHECKED 1024
+
+static int inconsistent(const struct tephra_trace *t, const struct trace_read_stats *st,
+			const char *name, int64_t off, struct tephra_error *err)
+{
+	uint64_t async = trace_async_entries(t);
+	if (async < MIN_ASYNC_CHECKED || async * 100 <= st->instructions)
+		return 0;
+	tephra_error_at(err, name, off, "%" PRIu64 " of the first %" PRIu64 " instructions "
+			"arrive where the previous one cannot lead: not a trace of this ELF",
+			async, st->instructions);
+	return 1;
+}
 
 enum trace_format trace_guess_format(FILE *f)
 {
@@ -110,9 +132,17 @@ int trace_read_qemu_log(struct tephra_trace *t, FILE *f, const char *name,
 		if (have) {
 			/* The next block of the same cpu tells where the previous one went. */
 			run_block(t, cur_pc, cur_max, pc, cpu == cur_cpu, st);
+			if ((st->blocks & 1023) == 0 && inconsistent(t, st, name, off, err)) {
+				free(line);
+				return -1;
+			}
 		}
-		if (!have || cpu != cur_cpu)
-			tephra_trace_thread(t, cpu);
+		if ((!have || cpu != cur_cpu) && trace_select_thread(t, cpu, MAX_CPUS) != 0) {
+			tephra_error_at(err, name, off, "more than %d distinct cpus in 'Trace N:' "
+					"lines: not a QEMU exec log of one guest", MAX_CPUS);
+			free(line);
+			return -1;
+		}
 		cur_cpu = cpu;
 		cur_pc = pc;
 		cur_max = max_insns;
@@ -127,6 +157,8 @@ int trace_read_qemu_log(struct tephra_trace *t, FILE *f, const char *name,
 		tephra_error_at(err, name, off, "read error");
 		return -1;
 	}
+	if (inconsistent(t, st, name, off, err))
+		return -1;
 	if (!st->blocks) {
 		tephra_error_at(err, name, -1, "no 'Trace' lines: not a QEMU -d exec log");
 		return -1;
@@ -155,6 +187,10 @@ int trace_read_pcs(struct tephra_trace *t, FILE *f, const char *name,
 		}
 		st->instructions += k;
 		off += (int64_t)got;
+		if (inconsistent(t, st, name, off, err)) {
+			free(buf);
+			return -1;
+		}
 		if (got % sizeof(*buf)) {
 			tephra_error_at(err, name, off - (int64_t)(got % sizeof(*buf)),
 					"truncated pc: %zu trailing bytes (the file must hold 8-byte pcs)",
