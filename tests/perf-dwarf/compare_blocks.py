@@ -9,9 +9,9 @@ and listed:
   without --no-inline.  docs/unwind.md documents the two cases seen: the end of a full
   stack dump, and perf's unwinder losing frames in a process after exec.
 - the unwinders disagree: the same sample's `--no-inline` frame lines (source lines
-  left out) differ in another way (src/unwind's business).  The inline naming this test is about never accounts
-  for such a block, since --no-inline prints no inline frame.  At most N (default 1%
-  of the samples, at least 3).
+  left out) differ in another way (src/unwind's business).  The inline naming this
+  test is about never accounts for such a block, since --no-inline prints no inline
+  frame.  At most N (default 1% of the samples, at least 3).
 Any other difference fails.
 Exit 0 when the outputs agree under these rules."""
 import sys
