@@ -52,6 +52,13 @@ struct fold_run {
 	size_t cap_cb_frames;
 	uint32_t *cb_ids;
 	size_t cap_cb_ids;
+	/* perf_fold_file names new stacks later while the kernel's symbols are still being
+	 * read on the second thread (symbol_store_kernel_loading), so that reading records
+	 * overlaps it: per pending stack, in creation order, [stack index, root, n, then
+	 * its addr_key's 2n words]. */
+	int defer_names;
+	uint64_t *pending;
+	size_t nr_pending, cap_pending;   /* in words */
 };
 
 static int event_matches(const char *want, const char *name)
@@ -332,7 +339,54 @@ static uint64_t hash_words(const uint64_t *w, size_t n)
 	return h;
 }
 
-/* The raw-key entry of a sample, named when new; returns its index. */
+/* Names stack I: root ROOT, resolved frames ADDR_KEY[0..2N). */
+static void name_stack(struct fold_run *r, size_t i, uint32_t root, const uint64_t *addr_key,
+		       size_t n)
+{
+	size_t c = key_frames(r, root, addr_key, n, &r->cb_ids, &r->cap_cb_ids);
+	/* keep the ids in the same pool as the frame names */
+	if (r->nr_frame_ids + c > r->cap_frame_ids) {
+		while (r->nr_frame_ids + c > r->cap_frame_ids)
+			r->cap_frame_ids = r->cap_frame_ids ? r->cap_frame_ids * 2 : 1024;
+		r->frame_ids = xrealloc(r->frame_ids, r->cap_frame_ids * sizeof(*r->frame_ids));
+	}
+	memcpy(r->frame_ids + r->nr_frame_ids, r->cb_ids, c * sizeof(*r->cb_ids));
+	r->stack_ids[i] = (uint32_t)r->nr_frame_ids;
+	r->stack_lens[i] = (uint32_t)c;
+	r->nr_frame_ids += c;
+}
+
+/* Names the deferred stacks, in the order they were made (so frame ids come out as
+ * they would have without deferring). */
+static void name_pending(struct fold_run *r)
+{
+	for (size_t w = 0; w < r->nr_pending;) {
+		const uint64_t *p = r->pending + w;
+		name_stack(r, (size_t)p[0], (uint32_t)p[1], p + 3, (size_t)p[2]);
+		w += 3 + 2 * (size_t)p[2];
+	}
+	r->nr_pending = 0;
+}
+
+static void defer_stack(struct fold_run *r, size_t i, uint32_t root, const uint64_t *addr_key,
+			size_t n)
+{
+	size_t words = 3 + 2 * n;
+	if (r->nr_pending + words > r->cap_pending) {
+		while (r->nr_pending + words > r->cap_pending)
+			r->cap_pending = r->cap_pending ? r->cap_pending * 2 : 1 << 16;
+		r->pending = xrealloc(r->pending, r->cap_pending * sizeof(*r->pending));
+	}
+	uint64_t *p = r->pending + r->nr_pending;
+	p[0] = i;
+	p[1] = root;
+	p[2] = n;
+	memcpy(p + 3, addr_key, 2 * n * sizeof(*addr_key));
+	r->nr_pending += words;
+}
+
+/* The raw-key entry of a sample, named when new (or later, see defer_names); returns
+ * its index. */
 static size_t sample_stack(struct fold_run *r, const struct perf_session_sample *ps, int callchain)
 {
 	size_t words = raw_key(r, ps, callchain);
@@ -350,17 +404,12 @@ static size_t sample_stack(struct fold_run *r, const struct perf_session_sample 
 		if (r->quality)
 			r->stack_class[i] = stack_quality_stack(r->quality, &r->session->resolver,
 								r->frames, n);
-		size_t c = key_frames(r, (uint32_t)r->key[0], r->addr_key, n, &r->cb_ids, &r->cap_cb_ids);
-		/* keep the ids in the same pool as the frame names */
-		if (r->nr_frame_ids + c > r->cap_frame_ids) {
-			while (r->nr_frame_ids + c > r->cap_frame_ids)
-				r->cap_frame_ids = r->cap_frame_ids ? r->cap_frame_ids * 2 : 1024;
-			r->frame_ids = xrealloc(r->frame_ids, r->cap_frame_ids * sizeof(*r->frame_ids));
+		if (r->defer_names && symbol_store_kernel_loading(r->session->store)) {
+			defer_stack(r, i, (uint32_t)r->key[0], r->addr_key, n);
+		} else {
+			name_pending(r);
+			name_stack(r, i, (uint32_t)r->key[0], r->addr_key, n);
 		}
-		memcpy(r->frame_ids + r->nr_frame_ids, r->cb_ids, c * sizeof(*r->cb_ids));
-		r->stack_ids[i] = (uint32_t)r->nr_frame_ids;
-		r->stack_lens[i] = (uint32_t)c;
-		r->nr_frame_ids += c;
 	}
 	return i;
 }
@@ -442,6 +491,7 @@ static void run_release(struct fold_run *r)
 	free(r->root_frames);
 	free(r->cb_frames);
 	free(r->cb_ids);
+	free(r->pending);
 	strbuf_release(&r->sb);
 	strbuf_release(&r->text);
 }
@@ -456,6 +506,22 @@ static void filter_of(const struct perf_fold_options *o, struct perf_session_fil
 	f->nr_comms = o->nr_comms;
 }
 
+/* Whether a sample of the recording can carry a user stack to unwind (the stack-quality
+ * block reports nothing else).  A file's header lists every event; a pipe-mode
+ * stream's may come later: then assume so. */
+static int may_unwind(const struct perf_reader *reader)
+{
+	size_t n = perf_reader_nr_events(reader);
+	if (!n)
+		return 1;
+	for (size_t i = 0; i < n; i++) {
+		const struct perf_event_desc *d = perf_reader_event(reader, i);
+		if (d && (d->attr.sample_type & PERF_ST_STACK_USER))
+			return 1;
+	}
+	return 0;
+}
+
 int perf_fold_file(const char *path, const struct perf_fold_options *o, struct fold_table *out,
 		   struct tephra_error *err)
 {
@@ -467,9 +533,13 @@ int perf_fold_file(const char *path, const struct perf_fold_options *o, struct f
 	run_init(&r, o, out, &s);
 	s.max_stack = r.max_stack;
 	filter_of(o, &f);
-	if (o->quality)
+	/* Classifying stacks for the block looks their symbols up at once, which would
+	 * wait for the kernel's (defer_names): skip it where it can print nothing. */
+	if (o->quality && may_unwind(s.reader))
 		r.quality = stack_quality_new();
+	r.defer_names = !r.quality;
 	int rc = perf_session_run(&s, &f, fold_sample, &r, err);
+	name_pending(&r);
 	if (r.quality && stack_quality_has_walks(r.quality))
 		stack_quality_print_brief(r.quality, o->quality_who ? o->quality_who : "tephra",
 					  path, perf_reader_stats(s.reader), o->quality);

@@ -21,14 +21,23 @@ static int binding_of(char type)
 	return isupper((unsigned char)type) ? STB_GLOBAL : STB_LOCAL;
 }
 
-/* The whole file in one block (kallsyms is ~10 MB of short lines; /proc files report
- * no size, so read until EOF). */
-static char *read_all(FILE *f, size_t *len)
+/* The whole file in one block (kallsyms is 5-10 MB of short lines; /proc files report
+ * no size, so read until EOF).  NULL when *STOP was set meanwhile: the kernel takes
+ * ~40 ms to produce /proc/kallsyms, so reads are bounded to keep giving up quick. */
+static char *read_all(FILE *f, size_t *len, const atomic_int *stop)
 {
-	size_t cap = 1 << 20, n = 0, r;
+	const size_t step = 256 << 10;
+	size_t cap = 1 << 20, n = 0, r, want;
 	char *buf = xmalloc(cap + 1);
 
-	while ((r = fread(buf + n, 1, cap - n, f)) > 0) {
+	for (;;) {
+		if (stop && atomic_load_explicit(stop, memory_order_relaxed)) {
+			free(buf);
+			return NULL;
+		}
+		want = cap - n < step ? cap - n : step;
+		if ((r = fread(buf + n, 1, want, f)) == 0)
+			break;
 		n += r;
 		if (n == cap) {
 			cap *= 2;
@@ -52,13 +61,20 @@ static int hex_value(char c)
 
 int kallsyms_load(struct kallsyms *k, const char *path)
 {
+	return kallsyms_load_stoppable(k, path, NULL);
+}
+
+int kallsyms_load_stoppable(struct kallsyms *k, const char *path, const atomic_int *stop)
+{
 	memset(k, 0, sizeof(*k));
 	FILE *f = fopen(path, "re");
 	if (!f)
 		return -1;
 	size_t len;
-	char *buf = read_all(f, &len);
+	char *buf = read_all(f, &len, stop);
 	fclose(f);
+	if (!buf)
+		return -1;
 	/* Names and module names point into BUF, which the table then owns. */
 	k->table.arena = buf;
 	int any_nonzero = 0;

@@ -7,6 +7,8 @@
 #ifndef TEPHRA_SYMBOL_KALLSYMS_H
 #define TEPHRA_SYMBOL_KALLSYMS_H
 
+#include <stdatomic.h>
+
 #include "symbol/symbol_table.h"
 
 struct kallsyms {
@@ -19,6 +21,9 @@ struct kallsyms {
 
 /* Returns 0 on success, -1 if PATH cannot be read. */
 int kallsyms_load(struct kallsyms *k, const char *path);
+/* The same, for a loader on another thread: gives up (returns -1, K left empty) once
+ * *STOP is set, checked between reads of at most 256 KB.  STOP may be NULL. */
+int kallsyms_load_stoppable(struct kallsyms *k, const char *path, const atomic_int *stop);
 /* The symbol at ADDR belonging to MODULE (NULL = the kernel itself). */
 const struct dso_symbol *kallsyms_find(struct kallsyms *k, const char *module, uint64_t addr);
 void kallsyms_release(struct kallsyms *k);

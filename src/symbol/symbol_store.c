@@ -3,6 +3,7 @@
 #include "symbol/symbol_store.h"
 
 #include <elf.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,7 +50,11 @@ struct symbol_store {
 	struct kallsyms kallsyms;
 	int kallsyms_ok;
 	char *kallsyms_from;
+	struct kallsyms_prefetch *prefetch; /* kallsyms loading on a second thread, or NULL */
 };
+
+static void kallsyms_prefetch_start(struct symbol_store *st, const struct dso *d);
+static void kallsyms_prefetch_cancel(struct symbol_store *st);
 
 static char *dup_or_null(const char *s)
 {
@@ -118,6 +123,7 @@ void symbol_store_free(struct symbol_store *st)
 {
 	if (!st)
 		return;
+	kallsyms_prefetch_cancel(st);
 	for (size_t i = 0; i < st->nr_buckets; i++) {
 		struct dso *d = st->buckets[i], *n;
 		for (; d; d = n) {
@@ -243,6 +249,10 @@ struct dso *symbol_store_dso(struct symbol_store *st, const char *path,
 	st->buckets[k] = d;
 	if (++st->nr_dsos > st->nr_buckets * 2)
 		grow_buckets(st);
+	/* perf records the kernel's build-id only when samples hit it: then its symbols
+	 * will be needed, and reading them can start now */
+	if (d->kind == DSO_KERNEL && build_id_size)
+		kallsyms_prefetch_start(st, d);
 	return d;
 }
 
@@ -342,6 +352,105 @@ static const char *pick_kallsyms(struct symbol_store *st, const struct dso *d, s
 	return is_regular_file(sb->buf) ? sb->buf : NULL;
 }
 
+/* ---- kallsyms on a second thread ---------------------------------------------
+ *
+ * The kernel takes ~40 ms to produce /proc/kallsyms and parsing and sorting it takes
+ * ~10 ms more; none of it depends on the records.  So it runs on a second thread from
+ * the moment the kernel's dso appears with a recorded build-id (its MMAP record, among
+ * the first) until the first kernel symbol lookup (load_kernel) joins it.  The thread
+ * touches nothing but its own struct kallsyms_prefetch; the owner reads the result
+ * only after pthread_join.  A store freed before any lookup stops the thread (it
+ * checks STOP between reads) and joins it. */
+struct kallsyms_prefetch {
+	pthread_t thread;
+	char *path;              /* the file it reads (owned) */
+	struct kallsyms result;
+	int rc;                  /* kallsyms_load's answer */
+	atomic_int stop;         /* the result is no longer wanted */
+	atomic_int done;         /* the thread has finished (RESULT still needs the join) */
+};
+
+static void *kallsyms_prefetch_main(void *arg)
+{
+	struct kallsyms_prefetch *p = arg;
+	p->rc = kallsyms_load_stoppable(&p->result, p->path, &p->stop);
+	atomic_store(&p->done, 1);
+	return NULL;
+}
+
+static void kallsyms_prefetch_start(struct symbol_store *st, const struct dso *d)
+{
+	if (st->prefetch || st->kallsyms_tried)
+		return;
+	struct strbuf sb = STRBUF_INIT;
+	const char *file = pick_kallsyms(st, d, &sb);
+	if (file) {
+		struct kallsyms_prefetch *p = xcalloc(1, sizeof(*p));
+		p->path = xstrdup(file);
+		atomic_init(&p->stop, 0);
+		atomic_init(&p->done, 0);
+		if (pthread_create(&p->thread, NULL, kallsyms_prefetch_main, p) == 0) {
+			st->prefetch = p;
+		} else {
+			/* no thread: load_kernel reads the file itself */
+			free(p->path);
+			free(p);
+		}
+	}
+	strbuf_release(&sb);
+}
+
+/* Waits for the thread and hands over its struct (NULL when none runs). */
+static struct kallsyms_prefetch *kallsyms_prefetch_join(struct symbol_store *st)
+{
+	struct kallsyms_prefetch *p = st->prefetch;
+	if (p) {
+		st->prefetch = NULL;
+		pthread_join(p->thread, NULL);
+	}
+	return p;
+}
+
+int symbol_store_kernel_loading(const struct symbol_store *st)
+{
+	return st->prefetch && !atomic_load(&st->prefetch->done);
+}
+
+static void kallsyms_prefetch_free(struct kallsyms_prefetch *p)
+{
+	if (p->rc == 0 && !p->result.restricted)
+		kallsyms_release(&p->result);
+	free(p->path);
+	free(p);
+}
+
+static void kallsyms_prefetch_cancel(struct symbol_store *st)
+{
+	if (st->prefetch)
+		atomic_store(&st->prefetch->stop, 1);
+	struct kallsyms_prefetch *p = kallsyms_prefetch_join(st);
+	if (p)
+		kallsyms_prefetch_free(p);
+}
+
+/* kallsyms_load of FILE into K, taking the second thread's result when it read FILE. */
+static int load_kallsyms_file(struct symbol_store *st, struct kallsyms *k, const char *file)
+{
+	struct kallsyms_prefetch *p = kallsyms_prefetch_join(st);
+	int rc;
+	if (p && strcmp(p->path, file) == 0) {
+		*k = p->result;
+		rc = p->rc;
+		memset(&p->result, 0, sizeof(p->result));
+		p->rc = -1;
+	} else {
+		rc = kallsyms_load(k, file);
+	}
+	if (p)
+		kallsyms_prefetch_free(p);
+	return rc;
+}
+
 static void load_kernel(struct dso *d)
 {
 	struct symbol_store *st = d->store;
@@ -360,7 +469,8 @@ static void load_kernel(struct dso *d)
 		free(st->kallsyms_from);
 		st->kallsyms_tried = 1;
 		st->kallsyms_from = xstrdup(file);
-		st->kallsyms_ok = kallsyms_load(&st->kallsyms, file) == 0 && !st->kallsyms.restricted;
+		st->kallsyms_ok = load_kallsyms_file(st, &st->kallsyms, file) == 0 &&
+				  !st->kallsyms.restricted;
 	}
 	if (st->kallsyms_ok)
 		d->loaded_from = xstrdup(file);

@@ -56,6 +56,11 @@ struct dso;
 struct symbol_store *symbol_store_new(const struct symbol_options *opts);
 void symbol_store_free(struct symbol_store *store);
 
+/* 1 while the kernel's symbols are still being read on a second thread (started when
+ * the kernel's dso appears with a recorded build-id, i.e. samples hit the kernel): a
+ * caller with other work can do it first, as the first kernel lookup waits for them. */
+int symbol_store_kernel_loading(const struct symbol_store *store);
+
 /* Returns the dso for an object, creating it on first use (never NULL except on
  * out-of-memory).  PATH is the name as recorded (an MMAP filename, "[vdso]",
  * "[kernel.kallsyms]", "[modname]", "/tmp/perf-123.map"); BUILD_ID may be NULL.
