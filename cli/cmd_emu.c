@@ -1,6 +1,7 @@
 /* cmd_emu.c - tephra emu: profile a RISC-V guest under qemu-riscv64 with the tephra
  * plugin (qemu/), then draw the flame graph of the folded profile it wrote. */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <libgen.h>
@@ -93,6 +94,37 @@ static int write_svg(const char *folded, const char *svg, const char *guest)
 	return rc;
 }
 
+/* A count of instructions: 1 to 19 digits, so that it fits in 64 bits. */
+static int is_count(const char *s)
+{
+	size_t n = strlen(s);
+	if (n == 0 || n > 19)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (s[i] < '0' || s[i] > '9')
+			return 0;
+	return 1;
+}
+
+/* Whether PATH can be written, leaving an existing file as it is (errno says why not). */
+static int can_write(const char *path)
+{
+	struct stat st;
+	if (stat(path, &st) == 0) {
+		if (S_ISDIR(st.st_mode)) {
+			errno = EISDIR;
+			return 0;
+		}
+		return access(path, W_OK) == 0;
+	}
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0644);
+	if (fd < 0)
+		return 0;
+	close(fd);
+	unlink(path);
+	return 1;
+}
+
 enum { OPT_RAW = 1, OPT_BUDGET, OPT_CHECKPOINT, OPT_NEST, OPT_NO_SVG, OPT_PLUGIN };
 
 int cmd_emu(int argc, char **argv)
@@ -125,16 +157,18 @@ int cmd_emu(int argc, char **argv)
 		default: fputs(usage_text, stderr); return 2;
 		}
 	}
-	for (const char *n = budget; n && *n; n++)
-		if (*n < '0' || *n > '9') {
-			fprintf(stderr, "tephra emu: --budget wants a number of instructions, not '%s'\n", budget);
-			return 2;
-		}
-	for (const char *n = checkpoint; n && *n; n++)
-		if (*n < '0' || *n > '9') {
-			fprintf(stderr, "tephra emu: --checkpoint wants a number of instructions, not '%s'\n", checkpoint);
-			return 2;
-		}
+	if (budget && !is_count(budget)) {
+		fprintf(stderr, "tephra emu: --budget wants a number of instructions, not '%s'\n", budget);
+		return 2;
+	}
+	if (checkpoint && !is_count(checkpoint)) {
+		fprintf(stderr, "tephra emu: --checkpoint wants a number of instructions, not '%s'\n", checkpoint);
+		return 2;
+	}
+	if (output && !*output) {
+		fprintf(stderr, "tephra emu: -o: an empty file name\n");
+		return 2;
+	}
 	if (optind >= argc) {
 		fputs(usage_text, stderr);
 		return 2;
@@ -159,6 +193,15 @@ int cmd_emu(int argc, char **argv)
 		return 2;
 	}
 	const char *guest = cmd[gi];
+	/* Checked here so that a typo is not a QEMU run that leaves no profile. */
+	if (access(guest, R_OK) != 0) {
+		fprintf(stderr, "tephra emu: %s: cannot open the guest: %s\n", guest, strerror(errno));
+		return 1;
+	}
+	if (output && !can_write(output)) {
+		fprintf(stderr, "tephra emu: %s: cannot write: %s\n", output, strerror(errno));
+		return 1;
+	}
 	const char *gbase = strrchr(guest, '/') ? strrchr(guest, '/') + 1 : guest;
 	char *folded = output ? xstrdup(output) : with_suffix(gbase, "", ".folded");
 	char *svg = with_suffix(folded, ".folded", ".svg");

@@ -341,6 +341,20 @@ static int parse_args(struct grind_args *a, int argc, char **argv)
 				return 2;
 			}
 		}
+		if ((c == 'o' || c == OPT_SVG) && !*optarg) {
+			fprintf(stderr, "tephra grind: %s: an empty file name\n",
+				c == 'o' ? "-o" : "--svg");
+			return 2;
+		}
+		/* "--" would end Valgrind's options early (the program would be "--"), and
+		 * --tool/--out are the launcher's own: either way no profile is written. */
+		if (c == OPT_VG_OPT && (strncmp(optarg, "-", 1) || !strcmp(optarg, "--") ||
+					!strncmp(optarg, "--tool=", 7) ||
+					!strncmp(optarg, "--out=", 6))) {
+			fprintf(stderr, "tephra grind: --valgrind-opt: '%s' is not a Valgrind option "
+				"tephra grind can pass on\n", optarg);
+			return 2;
+		}
 		switch (c) {
 		case 'o': a->folded = optarg; break;
 		case OPT_SVG: a->svg = optarg; break;
@@ -372,6 +386,25 @@ static int parse_args(struct grind_args *a, int argc, char **argv)
 	if (a->quiet)
 		add_tool_opt(a, "%s", "--summary=no");
 	return -1;
+}
+
+/* Whether PATH can be written, leaving an existing file as it is (errno says why not). */
+static int can_write(const char *path)
+{
+	struct stat st;
+	if (stat(path, &st) == 0) {
+		if (S_ISDIR(st.st_mode)) {
+			errno = EISDIR;
+			return 0;
+		}
+		return access(path, W_OK) == 0;
+	}
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0644);
+	if (fd < 0)
+		return 0;
+	close(fd);
+	unlink(path);
+	return 1;
 }
 
 static int grind(struct grind_args *a, int argc, char **argv)
@@ -407,6 +440,10 @@ static int grind(struct grind_args *a, int argc, char **argv)
 	}
 	close(fd);
 	unlink(folded_abs);
+	if (a->svg && !can_write(a->svg)) {
+		fprintf(stderr, "tephra grind: %s: %s\n", a->svg, strerror(errno));
+		return 1;
+	}
 	int rc = run_valgrind(a, libdir, folded_abs, argc, argv);
 	if (rc < 0)
 		return 1;

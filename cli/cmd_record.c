@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -93,6 +95,69 @@ static int write_folded(const char *path, const struct flame_tree *t)
 	return 0;
 }
 
+/* Whether PATH can be written, leaving an existing file as it is (errno says why not):
+ * checked before the run, not after it. */
+static int can_write(const char *path)
+{
+	struct stat st;
+	if (stat(path, &st) == 0) {
+		if (S_ISDIR(st.st_mode)) {
+			errno = EISDIR;
+			return 0;
+		}
+		return access(path, W_OK) == 0;
+	}
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0644);
+	if (fd < 0)
+		return 0;
+	close(fd);
+	unlink(path);
+	return 1;
+}
+
+/* perf's -F: a whole number of samples per second, or "max". */
+static int valid_freq(const char *s)
+{
+	if (!strcmp(s, "max"))
+		return 1;
+	if (!*s || strlen(s) > 9)
+		return 0;
+	for (const char *p = s; *p; p++)
+		if (*p < '0' || *p > '9')
+			return 0;
+	return atoi(s) > 0;
+}
+
+/* Checks the arguments that would otherwise fail only after the command has run. */
+static int check_args(const char *data, const char *freq, const char *event, const char *svg,
+		      const char *folded)
+{
+	const char *files[][2] = { { "-d", data }, { "-o", svg }, { "--folded", folded } };
+	for (size_t i = 0; i < 3; i++) {
+		if (files[i][1] && !*files[i][1]) {
+			fprintf(stderr, "tephra record: %s: an empty file name\n", files[i][0]);
+			return 2;
+		}
+	}
+	if (!valid_freq(freq)) {
+		fprintf(stderr, "tephra record: -F: '%s' is not a number of samples per second "
+			"(or 'max')\n", freq);
+		return 2;
+	}
+	if (!*event) {
+		fprintf(stderr, "tephra record: -e: an empty event name\n");
+		return 2;
+	}
+	for (size_t i = 0; i < 3; i++) {
+		if (files[i][1] && !can_write(files[i][1])) {
+			fprintf(stderr, "tephra record: %s: cannot write: %s\n", files[i][1],
+				strerror(errno));
+			return 1;
+		}
+	}
+	return 0;
+}
+
 int cmd_record(int argc, char **argv)
 {
 	enum { O_DWARF = 1, O_PERF_ARG, O_PERF_ARGS, O_FOLDED };
@@ -147,6 +212,15 @@ int cmd_record(int argc, char **argv)
 		return 2;
 	}
 
+	rc = check_args(data, freq, event, c.output, folded);
+	if (rc != 0) {
+		free_list(&extra);
+		return rc;
+	}
+	/* A perf that fails may leave an older recording in place: never draw that one. */
+	struct stat before, after;
+	int existed = stat(data, &before) == 0;
+
 	push(&perf, "perf");
 	push(&perf, "record");
 	push(&perf, "-e");
@@ -178,8 +252,12 @@ int cmd_record(int argc, char **argv)
 		fprintf(stderr, "tephra record: perf record did not run\n");
 		return 1;
 	}
-	if (access(data, R_OK) != 0) {
-		fprintf(stderr, "tephra record: perf record (exit %d) wrote no %s\n", status, data);
+	if (access(data, R_OK) != 0 || stat(data, &after) != 0 ||
+	    (status != 0 && existed && after.st_ino == before.st_ino &&
+	     after.st_mtim.tv_sec == before.st_mtim.tv_sec &&
+	     after.st_mtim.tv_nsec == before.st_mtim.tv_nsec && after.st_size == before.st_size)) {
+		fprintf(stderr, "tephra record: perf record (exit %d) wrote no %s%s\n", status,
+			existed ? "new " : "", data);
 		return 1;
 	}
 	if (status != 0)
