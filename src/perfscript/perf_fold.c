@@ -31,7 +31,9 @@ struct fold_run {
 	struct hashmap stacks;   /* raw key → summed weight */
 	uint32_t *stack_ids;     /* per raw key: offset of its folded frame ids in frame_ids */
 	uint32_t *stack_lens;    /* ... and their number */
-	uint32_t *stack_class;   /* ... and their stack_quality class (when quality) */
+	uint32_t *stack_class;   /* ... and their stack_quality class (when quality;
+				  * CLASS_PENDING while the stack waits to be named) */
+	uint64_t *stack_samples; /* ... and, while CLASS_PENDING, its samples so far */
 	struct stack_quality *quality; /* NULL: not reported */
 	size_t cap_stacks;
 	struct hashmap names;    /* {obj id + 1, addr, java} → index into name_frames */
@@ -52,10 +54,10 @@ struct fold_run {
 	size_t cap_cb_frames;
 	uint32_t *cb_ids;
 	size_t cap_cb_ids;
-	/* perf_fold_file names new stacks later while the kernel's symbols are still being
-	 * read on the second thread (symbol_store_kernel_loading), so that reading records
-	 * overlaps it: per pending stack, in creation order, [stack index, root, n, then
-	 * its addr_key's 2n words]. */
+	/* perf_fold_file names (and classifies, for the quality block) new stacks later
+	 * while the kernel's symbols are still being read on the second thread
+	 * (symbol_store_kernel_loading), so that reading records overlaps it: per pending
+	 * stack, in creation order, [stack index, root, n, then its addr_key's 2n words]. */
 	int defer_names;
 	uint64_t *pending;
 	size_t nr_pending, cap_pending;   /* in words */
@@ -356,12 +358,34 @@ static void name_stack(struct fold_run *r, size_t i, uint32_t root, const uint64
 	r->nr_frame_ids += c;
 }
 
-/* Names the deferred stacks, in the order they were made (so frame ids come out as
- * they would have without deferring). */
+#define CLASS_PENDING UINT32_MAX
+
+/* The stack_quality class of stack I, frames ADDR_KEY[0..2N) (outermost first). */
+static void classify_stack(struct fold_run *r, size_t i, const uint64_t *addr_key, size_t n)
+{
+	/* the frames as resolve_sample made them, callee first; the class needs only
+	 * their objects and addresses */
+	for (size_t j = 0; j < n; j++) {
+		uint64_t obj_word = addr_key[2 * j];
+		uint64_t obj_id1 = obj_word & ~FRAME_UNWOUND;
+		struct frame *f = &r->frames[n - 1 - j];
+		f->ip = f->addr = addr_key[2 * j + 1];
+		f->obj = obj_id1 ? machine_object(r->session->machine, (uint32_t)(obj_id1 - 1)) : NULL;
+		f->unwound = (obj_word & FRAME_UNWOUND) != 0;
+	}
+	r->stack_class[i] = stack_quality_stack(r->quality, &r->session->resolver, r->frames, n);
+	if (r->stack_samples[i])
+		stack_quality_count(r->quality, r->stack_class[i], r->stack_samples[i]);
+}
+
+/* Classifies and names the deferred stacks, in the order they were made (so classes
+ * and frame ids come out as they would have without deferring). */
 static void name_pending(struct fold_run *r)
 {
 	for (size_t w = 0; w < r->nr_pending;) {
 		const uint64_t *p = r->pending + w;
+		if (r->quality)
+			classify_stack(r, (size_t)p[0], p + 3, (size_t)p[2]);
 		name_stack(r, (size_t)p[0], (uint32_t)p[1], p + 3, (size_t)p[2]);
 		w += 3 + 2 * (size_t)p[2];
 	}
@@ -399,15 +423,21 @@ static size_t sample_stack(struct fold_run *r, const struct perf_session_sample 
 			r->stack_ids = xrealloc(r->stack_ids, r->cap_stacks * sizeof(*r->stack_ids));
 			r->stack_lens = xrealloc(r->stack_lens, r->cap_stacks * sizeof(*r->stack_lens));
 			r->stack_class = xrealloc(r->stack_class, r->cap_stacks * sizeof(*r->stack_class));
+			r->stack_samples = xrealloc(r->stack_samples,
+						    r->cap_stacks * sizeof(*r->stack_samples));
 		}
+		int defer = r->defer_names && symbol_store_kernel_loading(r->session->store);
+		if (!defer)
+			name_pending(r); /* before resolve_sample: it reuses r->frames */
 		size_t n = resolve_sample(r, ps, callchain);
-		if (r->quality)
-			r->stack_class[i] = stack_quality_stack(r->quality, &r->session->resolver,
-								r->frames, n);
-		if (r->defer_names && symbol_store_kernel_loading(r->session->store)) {
+		if (defer) {
+			r->stack_class[i] = CLASS_PENDING;
+			r->stack_samples[i] = 0;
 			defer_stack(r, i, (uint32_t)r->key[0], r->addr_key, n);
 		} else {
-			name_pending(r);
+			if (r->quality)
+				r->stack_class[i] = stack_quality_stack(r->quality, &r->session->resolver,
+									r->frames, n);
 			name_stack(r, i, (uint32_t)r->key[0], r->addr_key, n);
 		}
 	}
@@ -426,7 +456,10 @@ static int fold_sample(void *arg, struct perf_session *s, const struct perf_sess
 	size_t i = sample_stack(r, ps, callchain);
 	hashmap_entry(&r->stacks, i)->value += sample_weight(r->o, ps);
 	if (r->quality) {
-		stack_quality_count(r->quality, r->stack_class[i], 1);
+		if (r->stack_class[i] == CLASS_PENDING)
+			r->stack_samples[i]++;
+		else
+			stack_quality_count(r->quality, r->stack_class[i], 1);
 		if (ps->unwound)
 			stack_quality_walk(r->quality, sample_unwinder_last(s->unwinder),
 					   ps->sample->user_stack_size);
@@ -481,6 +514,7 @@ static void run_release(struct fold_run *r)
 	free(r->stack_ids);
 	free(r->stack_lens);
 	free(r->stack_class);
+	free(r->stack_samples);
 	stack_quality_free(r->quality);
 	fold_roots_release(&r->roots);
 	hashmap_release(&r->stacks);
@@ -533,11 +567,10 @@ int perf_fold_file(const char *path, const struct perf_fold_options *o, struct f
 	run_init(&r, o, out, &s);
 	s.max_stack = r.max_stack;
 	filter_of(o, &f);
-	/* Classifying stacks for the block looks their symbols up at once, which would
-	 * wait for the kernel's (defer_names): skip it where it can print nothing. */
+	/* the block prints nothing where no sample can carry a user stack: skip its work */
 	if (o->quality && may_unwind(s.reader))
 		r.quality = stack_quality_new();
-	r.defer_names = !r.quality;
+	r.defer_names = 1;
 	int rc = perf_session_run(&s, &f, fold_sample, &r, err);
 	name_pending(&r);
 	if (r.quality && stack_quality_has_walks(r.quality))
