@@ -11,6 +11,7 @@
 
 #include "base/strbuf.h"
 #include "base/xalloc.h"
+#include "symbol/vdso_image.h"
 
 void unwind_space_init(struct unwind_space *sp, const struct dwarf_unwind_options *opts)
 {
@@ -78,6 +79,7 @@ enum unwind_space_lookup unwind_space_lookup(struct unwind_space *sp, uint64_t a
 		if (sp->maps[i].start < m.end && m.start < sp->maps[i].end)
 			return SPACE_CONTRADICTED;
 	*new_map = m;
+	sp->new_map_addr = addr;
 	return SPACE_NEW;
 }
 
@@ -128,22 +130,50 @@ static int candidate_open(struct candidate *c, const char *file, const struct un
 	return 0;
 }
 
-/* The load bias of MAP's file: the process address of ELF virtual address 0, found from
- * the PT_LOAD segment that holds file offset pgoff. */
-static uint64_t map_bias(Elf *elf, const struct unwind_map *map)
+/* Whether PH's first page is file offset PGOFF (EXACT), or PH's bytes reach into the
+ * page at PGOFF. */
+static int segment_at_pgoff(const GElf_Phdr *ph, uint64_t pgoff, int exact)
+{
+	uint64_t align = ph->p_align > 1 ? ph->p_align : 1;
+	uint64_t first_page = ph->p_offset & ~(align - 1);
+
+	if (exact)
+		return first_page == pgoff;
+	return first_page <= pgoff && pgoff < ph->p_offset + ph->p_filesz;
+}
+
+/* The load bias of MAP's file: the process address of ELF virtual address 0, i.e.
+ * start - (p_vaddr - p_offset + pgoff) for the PT_LOAD segment mapped there.  Which
+ * segment that is takes care: linkers that do not page-align segments' file offsets
+ * (lld, as rustc and -fuse-ld=lld use it) make segments share pages, and a small
+ * program's read-only, text and data segments can all start in file page 0, each
+ * mapped from there at its own address.  So, in order:
+ *   - the segment whose bytes hold ADDR's file offset (ADDR is the address that made
+ *     us learn the mapping: a pc or a word read there);
+ *   - a segment whose first page is pgoff (the kernel maps each one from there);
+ *   - a segment reaching into the page at pgoff (a mapping split inside a segment). */
+static uint64_t map_bias(Elf *elf, const struct unwind_map *map, uint64_t addr)
 {
 	size_t phnum = 0;
+	uint64_t file_off = addr - map->start + map->pgoff;
 
-	if (elf_getphdrnum(elf, &phnum) == 0) {
+	if (elf_getphdrnum(elf, &phnum) != 0)
+		return map->start - map->pgoff;
+	for (int pass = 0; pass < 3; pass++) {
 		for (size_t i = 0; i < phnum; i++) {
 			GElf_Phdr mem, *ph = gelf_getphdr(elf, (int)i, &mem);
-			uint64_t align;
+			int match;
 
 			if (!ph || ph->p_type != PT_LOAD)
 				continue;
-			align = ph->p_align > 1 ? ph->p_align : 1;
-			if ((ph->p_offset & ~(align - 1)) <= map->pgoff &&
-			    map->pgoff < ph->p_offset + ph->p_filesz)
+			if (pass == 0)
+				match = addr >= map->start && addr < map->end &&
+					file_off >= ph->p_offset &&
+					file_off - ph->p_offset < ph->p_filesz &&
+					segment_at_pgoff(ph, map->pgoff, 0);
+			else
+				match = segment_at_pgoff(ph, map->pgoff, pass == 1);
+			if (match)
 				return map->start - (ph->p_vaddr - ph->p_offset + map->pgoff);
 		}
 	}
@@ -206,7 +236,7 @@ void unwind_space_learn(struct unwind_space *sp, const struct unwind_map *map)
 	const char *why = "no file";
 	struct unwind_module *m;
 	uint64_t bias = 0;
-	int found = 0;
+	int found = 0, own_vdso = -1;
 
 	/* perf's build-id cache holds the very file that was recorded (and [vdso]). */
 	if (map->build_id && map->build_id_size > 0) {
@@ -220,8 +250,20 @@ void unwind_space_learn(struct unwind_space *sp, const struct unwind_map *map)
 		strbuf_addstr(&file, map->path);
 		found = candidate_open(&c, file.buf, map, &why) == 0;
 	}
+	/* No saved copy of [vdso] (recorded with -N, or the cache is gone): this process's
+	 * own vdso, which is the recorded one when the recording was made under the running
+	 * kernel (a recorded build-id that differs refuses it).  Without its .eh_frame
+	 * libdwfl falls back to frame pointers there and skips the vdso's callers. */
+	if (!found && !strcmp(map->path, "[vdso]")) {
+		own_vdso = vdso_image_memfd();
+		if (own_vdso >= 0) {
+			strbuf_reset(&file);
+			strbuf_addf(&file, "/proc/self/fd/%d", own_vdso);
+			found = candidate_open(&c, file.buf, map, &why) == 0;
+		}
+	}
 	if (found)
-		bias = map_bias(c.elf, map);
+		bias = map_bias(c.elf, map, sp->new_map_addr);
 	else
 		bias = map->start - map->pgoff;
 
@@ -242,6 +284,9 @@ void unwind_space_learn(struct unwind_space *sp, const struct unwind_map *map)
 		}
 	}
 	candidate_close(&c);
+	/* libdwfl opened the copy itself: the memory file lives as long as it does */
+	if (own_vdso >= 0)
+		close(own_vdso);
 	strbuf_release(&file);
 
 	if (sp->nr_maps == sp->cap_maps) {

@@ -45,6 +45,8 @@ struct unwind_space {
 				       within one sample, so a map confirmed once in it is
 				       not asked about again */
 	uint64_t nr_reported;
+	uint64_t new_map_addr;      /* the address whose lookup last said SPACE_NEW: which
+				       segment of the file that mapping holds */
 };
 
 enum unwind_space_lookup {
