@@ -117,6 +117,7 @@ struct writer {
 	struct strbuf sb, name, label;
 	double total, max_delta, y0, texty;
 	int col;
+	struct strbuf countname; /* o->countname made displayable (it goes in every title) */
 };
 
 static double self_delta(const struct writer *w, uint32_t id)
@@ -167,7 +168,7 @@ static void write_frame(void *arg, const struct flame_layout_frame *f)
 	strbuf_addstr(sb, " (");
 	add_count(sb, weight);
 	strbuf_addch(sb, ' ');
-	svg_escape(sb, o->countname, strlen(o->countname));
+	svg_escape(sb, w->countname.buf ? w->countname.buf : "", w->countname.len);
 	if (f->node == 0)
 		strbuf_addstr(sb, ", 100%");
 	else
@@ -249,6 +250,7 @@ int flame_svg_write(FILE *out, const char *out_name, const struct flame_tree *t,
 	double ypad1 = fs * 3, ypad2 = fs * 2 + 10, ypad3 = o->subtitle ? fs * 2 : 0;
 	struct strbuf *sb = &w.sb;
 
+	svg_display_name(&w.countname, o->countname, strlen(o->countname));
 	w.col = width_col(o);
 	w.total = flame_tree_node(t, 0)->weight[w.col];
 	flame_layout(t, o, o->diff ? find_max_delta : NULL, &w, &max_depth);
@@ -318,6 +320,7 @@ int flame_svg_write(FILE *out, const char *out_name, const struct flame_tree *t,
 	strbuf_release(&w.sb);
 	strbuf_release(&w.name);
 	strbuf_release(&w.label);
+	strbuf_release(&w.countname);
 	if (fflush(out) != 0 || ferror(out)) {
 		tephra_error_at(err, out_name, -1, "write error: %s", strerror(errno));
 		return -1;

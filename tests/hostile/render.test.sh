@@ -97,6 +97,13 @@ fg 0 "" --palfile pal_crlf.map good.folded
 fg 1 "$TEST_TMP: offset 0x0: read error" --palfile "$TEST_TMP" good.folded
 mkdir -p pal_dir
 fg 1 "pal_dir" --palfile pal_dir good.folded
+# Text options go into the SVG too: control bytes, invalid UTF-8 and markup must leave it
+# well-formed (--countname, in every <title>, was written raw).
+for o in --title --subtitle --notes --countname --nametype --fonttype; do
+	for v in $'\x01\x02' $'\xff\xfe' '</svg><script>' ']]>' "'\"&" ''; do
+		fg 0 "" "$o" "$v" good.folded; wellformed "$o $(printf %q "$v")"
+	done
+done
 # diff: the same hostile files as either side.
 for f in huge negative only_semis random.bin; do
 	[ -e $f ] || f=$f.folded
