@@ -16,7 +16,7 @@ grep -q 'drop -plugin' err || { cat err; fail "-plugin message"; }
 "$TEPHRA" emu -- qemu-riscv64 -L 2>err && fail "command without guest accepted"
 grep -q 'no guest program' err || { cat err; fail "no guest message"; }
 "$TEPHRA" emu -o missing.folded -- ./no-such-guest 2>err && fail "missing guest accepted"
-grep -q 'wrote no profile' err || { cat err; fail "missing guest message"; }
+grep -q 'no-such-guest: cannot open the guest' err || { cat err; fail "missing guest message"; }
 "$TEPHRA" emu --plugin /nonexistent.so -- ./calls 2>err && fail "missing plugin accepted"
 grep -q 'plugin not found' err || { cat err; fail "missing plugin message"; }
 
