@@ -270,6 +270,9 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 		unwind_stop(u, UNWIND_MAX_FRAMES, pc);
 		return DWARF_CB_ABORT;
 	}
+	/* after a PLT step libdwfl's first frame is the stub's caller, at a return address */
+	if (u->after_plt && res->nr_frames == 1)
+		activation = false;
 	res->frames[res->nr_frames].pc = pc;
 	res->frames[res->nr_frames].is_activation = activation;
 	res->frames[res->nr_frames].after_signal = 0; /* see mark_signal_frames() */
@@ -383,12 +386,25 @@ static void walk_reset(struct dwarf_unwinder *u)
 	u->stopped = u->want_learn = u->want_rebuild = 0;
 	u->read_failed = u->last_unmapped = 0;
 	u->last_map = NULL;
+	u->after_plt = 0;
+}
+
+/* Starts one walk of the sample from its registers (REGS, IP): frame 0 stepped here
+ * when it is a PLT stub without CFI.  Returns 0, or -1 when a mapping is to be learnt
+ * or the session rebuilt first. */
+static int walk_begin(struct dwarf_unwinder *u, const uint64_t *regs, uint64_t ip)
+{
+	walk_reset(u);
+	memcpy(u->dwarf_regs, regs, sizeof(u->dwarf_regs));
+	u->ip = ip;
+	return unwind_plt_step(u) == PLT_RESTART ? -1 : 0;
 }
 
 size_t dwarf_unwind_sample(struct dwarf_unwinder *u, const struct unwind_sample_regs *s,
 			   struct unwind_result *res)
 {
 	int rc = 0;
+	uint64_t regs0[UNWIND_MAX_DWARF_REGS], ip0;
 
 	u->res = res;
 	u->sample = s;
@@ -408,6 +424,8 @@ size_t dwarf_unwind_sample(struct dwarf_unwinder *u, const struct unwind_sample_
 		goto out;
 	}
 
+	memcpy(regs0, u->dwarf_regs, sizeof(regs0));
+	ip0 = u->ip;
 	for (int walk = 0; walk < MAX_WALKS; walk++) {
 		walk_reset(u);
 		if (session_start(u) != 0) {
@@ -415,6 +433,8 @@ size_t dwarf_unwind_sample(struct dwarf_unwinder *u, const struct unwind_sample_
 			snprintf(res->detail, sizeof(res->detail), "%s", dwfl_errmsg(-1));
 			goto out;
 		}
+		if (walk_begin(u, regs0, ip0) != 0)
+			goto after_walk;
 		if (!u->opts.libdwfl_only) {
 			enum fast_walk_result fr = unwind_fast_walk(u);
 
@@ -423,11 +443,12 @@ size_t dwarf_unwind_sample(struct dwarf_unwinder *u, const struct unwind_sample_
 				rc = 0;
 				break;
 			}
-			if (fr == FAST_LIBDWFL)
-				walk_reset(u);
+			if (fr == FAST_LIBDWFL && walk_begin(u, regs0, ip0) != 0)
+				goto after_walk;
 		}
 		if (!u->want_learn && !u->want_rebuild)
 			rc = dwfl_getthread_frames(u->dwfl, s->tid ? (pid_t)s->tid : 1, frame_cb, u);
+	after_walk:
 		if (u->want_rebuild) {
 			u->stats.nr_dwfl_rebuilds++;
 			session_end(u);

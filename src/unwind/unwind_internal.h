@@ -48,6 +48,9 @@ struct dwarf_unwinder {
 	/* where the last frame's lookup pc stands */
 	int last_unmapped;
 	struct unwind_known_map *last_map;
+	/* frame 0 was a PLT stub without CFI, stepped by plt_step.c: the walks start at
+	 * its caller, which is not an activation */
+	int after_plt;
 };
 
 /* One 64-bit word of the sampled process at ADDR (see dwarf_unwind.c). */
@@ -64,5 +67,14 @@ enum fast_walk_result {
 
 /* Walks the current sample on cached CFI rows (fast_walk.c). */
 enum fast_walk_result unwind_fast_walk(struct dwarf_unwinder *u);
+
+enum plt_step_result {
+	PLT_NOT_HERE,  /* frame 0 is not a PLT stub without CFI: walk as usual */
+	PLT_STEPPED,   /* frame 0 recorded; ip and sp are now the caller's */
+	PLT_RESTART,   /* a mapping to learn or a session to rebuild (want_*) */
+};
+
+/* Steps over frame 0 when it is a PLT stub that has no CFI (plt_step.c). */
+enum plt_step_result unwind_plt_step(struct dwarf_unwinder *u);
 
 #endif
