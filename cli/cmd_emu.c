@@ -17,6 +17,7 @@
 #include "base/xalloc.h"
 #include "commands.h"
 #include "flame_cli.h"
+#include "cli_files.h"
 
 static const char usage_text[] =
 	"usage: tephra emu [options] -- [qemu-riscv64 [qemu options]] GUEST [args]\n"
@@ -106,25 +107,6 @@ static int is_count(const char *s)
 	return 1;
 }
 
-/* Whether PATH can be written, leaving an existing file as it is (errno says why not). */
-static int can_write(const char *path)
-{
-	struct stat st;
-	if (stat(path, &st) == 0) {
-		if (S_ISDIR(st.st_mode)) {
-			errno = EISDIR;
-			return 0;
-		}
-		return access(path, W_OK) == 0;
-	}
-	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0644);
-	if (fd < 0)
-		return 0;
-	close(fd);
-	unlink(path);
-	return 1;
-}
-
 enum { OPT_RAW = 1, OPT_BUDGET, OPT_CHECKPOINT, OPT_NEST, OPT_NO_SVG, OPT_PLUGIN };
 
 int cmd_emu(int argc, char **argv)
@@ -198,7 +180,7 @@ int cmd_emu(int argc, char **argv)
 		fprintf(stderr, "tephra emu: %s: cannot open the guest: %s\n", guest, strerror(errno));
 		return 1;
 	}
-	if (output && !can_write(output)) {
+	if (output && !cli_can_write(output)) {
 		fprintf(stderr, "tephra emu: %s: cannot write: %s\n", output, strerror(errno));
 		return 1;
 	}

@@ -23,6 +23,7 @@
 #include "render/folded_reader.h"
 
 #include "commands.h"
+#include "cli_files.h"
 
 #define TOOL_NAME "tephragrind"
 
@@ -388,25 +389,6 @@ static int parse_args(struct grind_args *a, int argc, char **argv)
 	return -1;
 }
 
-/* Whether PATH can be written, leaving an existing file as it is (errno says why not). */
-static int can_write(const char *path)
-{
-	struct stat st;
-	if (stat(path, &st) == 0) {
-		if (S_ISDIR(st.st_mode)) {
-			errno = EISDIR;
-			return 0;
-		}
-		return access(path, W_OK) == 0;
-	}
-	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0644);
-	if (fd < 0)
-		return 0;
-	close(fd);
-	unlink(path);
-	return 1;
-}
-
 static int grind(struct grind_args *a, int argc, char **argv)
 {
 	struct tephra_error err = { { 0 } };
@@ -440,7 +422,7 @@ static int grind(struct grind_args *a, int argc, char **argv)
 	}
 	close(fd);
 	unlink(folded_abs);
-	if (a->svg && !can_write(a->svg)) {
+	if (a->svg && !cli_can_write(a->svg)) {
 		fprintf(stderr, "tephra grind: %s: %s\n", a->svg, strerror(errno));
 		return 1;
 	}

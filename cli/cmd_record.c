@@ -13,6 +13,7 @@
 #include "commands.h"
 #include "flame_cli.h"
 #include "render/flame_diff.h"
+#include "cli_files.h"
 
 static void usage(FILE *f)
 {
@@ -95,26 +96,6 @@ static int write_folded(const char *path, const struct flame_tree *t)
 	return 0;
 }
 
-/* Whether PATH can be written, leaving an existing file as it is (errno says why not):
- * checked before the run, not after it. */
-static int can_write(const char *path)
-{
-	struct stat st;
-	if (stat(path, &st) == 0) {
-		if (S_ISDIR(st.st_mode)) {
-			errno = EISDIR;
-			return 0;
-		}
-		return access(path, W_OK) == 0;
-	}
-	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0644);
-	if (fd < 0)
-		return 0;
-	close(fd);
-	unlink(path);
-	return 1;
-}
-
 /* perf's -F: a whole number of samples per second, or "max". */
 static int valid_freq(const char *s)
 {
@@ -149,7 +130,7 @@ static int check_args(const char *data, const char *freq, const char *event, con
 		return 2;
 	}
 	for (size_t i = 0; i < 3; i++) {
-		if (files[i][1] && !can_write(files[i][1])) {
+		if (files[i][1] && !cli_can_write(files[i][1])) {
 			fprintf(stderr, "tephra record: %s: cannot write: %s\n", files[i][1],
 				strerror(errno));
 			return 1;
