@@ -1,4 +1,6 @@
-/* cmd_script.c - `tephra script`: print perf.data samples exactly as `perf script` does. */
+/* cmd_script.c - `tephra script`: print perf.data samples exactly as `perf script` does,
+ * then, for DWARF recordings, the stack-quality block on stderr (as `tephra fold`).
+ * perf script 6.1 has no -q, so -q/--quiet silences the block as fold's does. */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,7 +23,8 @@ static void usage(FILE *f)
 		"      --comms LIST     only samples of threads with these comms\n"
 		"      --max-stack N    at most N callchain frames (default 127)\n"
 		"      --ns             time with nanoseconds\n"
-		"      --no-inline      do not list the functions inlined at DWARF-unwound frames\n");
+		"      --no-inline      do not list the functions inlined at DWARF-unwound frames\n"
+		"  -q, --quiet          no stack-quality report on stderr (DWARF recordings)\n");
 }
 
 int cmd_script(int argc, char **argv)
@@ -36,6 +39,7 @@ int cmd_script(int argc, char **argv)
 		{ "max-stack", required_argument, NULL, 'm' },
 		{ "ns", no_argument, NULL, 'n' },
 		{ "no-inline", no_argument, NULL, 'I' },
+		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -44,8 +48,8 @@ int cmd_script(int argc, char **argv)
 	const char *path = NULL;
 	int32_t *pids = NULL, *tids = NULL;
 	char **comms = NULL;
-	int c, rc = 2;
-	while ((c = getopt_long(argc, argv, "i:F:h", opts, NULL)) != -1) {
+	int c, rc = 2, quiet = 0;
+	while ((c = getopt_long(argc, argv, "i:F:qh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			path = optarg;
@@ -95,6 +99,9 @@ int cmd_script(int argc, char **argv)
 		case 'I':
 			o.no_inline = 1;
 			break;
+		case 'q':
+			quiet = 1;
+			break;
 		case 'h':
 			usage(stdout);
 			rc = 0;
@@ -113,6 +120,8 @@ int cmd_script(int argc, char **argv)
 	if (!path)
 		path = "perf.data";
 	o.progress = isatty(2);
+	o.quality = quiet ? NULL : stderr;
+	o.quality_who = "tephra script";
 	rc = 0;
 	if (script_render_file(path, &o, 1, &err)) {
 		fprintf(stderr, "tephra script: %s\n", err.msg);

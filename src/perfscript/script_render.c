@@ -6,6 +6,7 @@
 
 #include "base/xalloc.h"
 #include "perfscript/out_writer.h"
+#include "perfscript/script_quality.h"
 
 static const struct {
 	const char *name;
@@ -78,6 +79,7 @@ struct render {
 	int name_width;        /* widest event name, as perf pads them */
 	struct frame *frames;
 	size_t max_stack;
+	struct script_quality *quality; /* NULL: no block */
 	int failed;
 	struct tephra_error *err;
 };
@@ -264,6 +266,23 @@ static int on_sample(void *arg, struct perf_session *s, const struct perf_sessio
 	unsigned f = r->fields[ps->event_index];
 	const struct perf_sample *smp = ps->sample;
 	int callchain = (ps->desc->attr.sample_type & PERF_ST_CALLCHAIN) != 0;
+	/* the frames as printed (the quality block wants them even when they are not) */
+	struct frame ip_frame;
+	const struct frame *frames = NULL;
+	size_t n = 0;
+	if ((f & SCRIPT_IP) || r->quality) {
+		if (callchain) {
+			n = frame_resolve_callchain(&s->resolver, ps->thread, smp->callchain,
+						    smp->nr_callchain, r->max_stack, ps->unwound,
+						    r->frames);
+			frames = r->frames;
+		} else {
+			frame_resolve_sample_ip(&s->resolver, ps->thread, ps->cpumode, smp->ip,
+						&ip_frame);
+			frames = &ip_frame;
+			n = 1;
+		}
+	}
 
 	if (f & SCRIPT_COMM) {
 		if ((f & SCRIPT_IP) && callchain) {
@@ -311,30 +330,27 @@ static int on_sample(void *arg, struct perf_session *s, const struct perf_sessio
 	if (f & SCRIPT_IP) {
 		if (callchain) {
 			out_ch(w, '\n');
-			size_t n = frame_resolve_callchain(&s->resolver, ps->thread, smp->callchain,
-							   smp->nr_callchain, r->max_stack,
-							   ps->unwound, r->frames);
 			for (size_t i = 0; i < n; i++) {
-				if (!r->o->no_inline && put_inlines(r, s, f, &r->frames[i]))
+				if (!r->o->no_inline && put_inlines(r, s, f, &frames[i]))
 					continue;
 				out_ch(w, '\t');
-				out_hex(w, r->frames[i].addr, 16);
-				put_sym_dso(r, s, f, &r->frames[i]);
+				out_hex(w, frames[i].addr, 16);
+				put_sym_dso(r, s, f, &frames[i]);
 				if (f & SCRIPT_SRCLINE)
-					put_srcline(r, &r->frames[i]);
+					put_srcline(r, &frames[i]);
 				out_ch(w, '\n');
 			}
 		} else {
-			struct frame fr;
 			out_ch(w, ' ');
-			frame_resolve_sample_ip(&s->resolver, ps->thread, ps->cpumode, smp->ip, &fr);
 			out_hex(w, smp->ip, 16);
-			put_sym_dso(r, s, f, &fr);
+			put_sym_dso(r, s, f, frames);
 			if (f & SCRIPT_SRCLINE)
-				put_srcline(r, &fr);
+				put_srcline(r, frames);
 		}
 	}
 	out_ch(w, '\n');
+	if (r->quality)
+		script_quality_sample(r->quality, s, ps, frames, n);
 	return w->failed != 0;
 }
 
@@ -355,13 +371,22 @@ int script_render_file(const char *path, const struct script_options *o, int fd,
 	r.max_stack = o->max_stack > 0 ? (size_t)o->max_stack : PERF_SCRIPT_MAX_STACK;
 	r.frames = xmalloc(2 * r.max_stack * sizeof(*r.frames)); /* see frame_resolve_callchain */
 	out_writer_init(&r.out, fd);
+	if (o->quality)
+		r.quality = script_quality_new(&s, o->no_inline);
 	int rc = perf_session_run(&s, &o->filter, on_sample, &r, err);
 	if (r.failed)
 		rc = -1;
-	if (out_writer_flush(&r.out) && !rc) {
+	int write_failed = out_writer_flush(&r.out) != 0;
+	if (write_failed && !rc) {
 		tephra_error_set(err, "writing output: %s", strerror(r.out.failed));
 		rc = -1;
 	}
+	/* after the text, as fold does (on bad input too: the samples read so far); not
+	 * when the text itself was refused or could not be written */
+	if (!r.failed && !write_failed)
+		script_quality_print(r.quality, &s, o->quality_who ? o->quality_who : "tephra",
+				     o->quality);
+	script_quality_free(r.quality);
 	out_writer_release(&r.out);
 	free(r.frames);
 	free(r.fields);

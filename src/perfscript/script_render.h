@@ -12,6 +12,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "base/error.h"
 #include "perfscript/perf_session.h"
@@ -46,6 +47,10 @@ struct script_options {
 	struct perf_session_filter filter;
 	const struct symbol_options *symbols;
 	int progress;
+	/* where to print the short stack-quality block of a DWARF recording after the
+	 * samples (perfscript/script_quality.h), headed QUALITY_WHO; NULL = nowhere */
+	FILE *quality;
+	const char *quality_who;
 };
 
 /* Parses a -F argument ("comm,tid,ip", "+pid", "-period") into O.  Returns 0, or -1

@@ -63,6 +63,19 @@ void stack_quality_walk(struct stack_quality *q, const struct unwind_result *res
 		unwind_quality_add(q->walks, res, dump_size);
 }
 
+int stack_quality_may_unwind(const struct perf_reader *reader)
+{
+	size_t n = perf_reader_nr_events(reader);
+	if (!n)
+		return 1;
+	for (size_t i = 0; i < n; i++) {
+		const struct perf_event_desc *d = perf_reader_event(reader, i);
+		if (d && (d->attr.sample_type & PERF_ST_STACK_USER))
+			return 1;
+	}
+	return 0;
+}
+
 int stack_quality_has_walks(const struct stack_quality *q)
 {
 	return unwind_quality_walks(q->walks) != 0;

@@ -38,6 +38,11 @@ uint32_t stack_quality_stack(struct stack_quality *q, struct frame_resolver *fr,
 /* SAMPLES more samples of class CLS. */
 void stack_quality_count(struct stack_quality *q, uint32_t cls, uint64_t samples);
 
+/* Whether a sample of READER's recording can carry a user stack to unwind (some event
+ * samples PERF_SAMPLE_STACK_USER; a pipe-mode stream whose header lists no event yet
+ * counts as "maybe").  Where not, the block would print nothing: callers skip its work. */
+int stack_quality_may_unwind(const struct perf_reader *reader);
+
 /* Whether any sample's user stack was unwound from DWARF (the block is for those). */
 int stack_quality_has_walks(const struct stack_quality *q);
 
