@@ -9,7 +9,7 @@ BUILD   ?= build
 CC      ?= gcc
 SAN     ?=
 OPT     ?= -O2
-PKGS    := libdw libelf libzstd zlib
+PKGS    := libdw libelf libzstd zlib libdeflate
 
 WARN    := -Wall -Wextra -Werror -Wno-missing-field-initializers
 CFLAGS_BASE := -std=gnu11 $(WARN) -g $(OPT) -D_GNU_SOURCE -Isrc -Iinclude -MMD -MP \
@@ -18,7 +18,7 @@ ifeq ($(SAN),1)
 CFLAGS_BASE += -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 LDFLAGS_SAN := -fsanitize=address,undefined
 endif
-LIBS    := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -ldw -lelf -lzstd -lz) -liberty -lpthread -lm
+LIBS    := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -ldw -lelf -lzstd -lz -ldeflate) -liberty -lpthread -lm
 
 LIB_SRCS := $(sort $(wildcard src/*/*.c))
 CLI_SRCS := $(sort $(wildcard cli/*.c))

@@ -5,11 +5,14 @@
 #include <elfutils/libdwfl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/hashmap.h"
+#include "base/strbuf.h"
 #include "base/xalloc.h"
 #include "symbol/a2l_elf.h"
 #include "symbol/a2l_lines.h"
+#include "symbol/debug_inflate.h"
 
 /* One address's answer: NR records (name, source file or NULL for addr2line's "??",
  * line or 0), innermost first. */
@@ -25,6 +28,9 @@ struct dwarf_lines {
 	Dwfl_Module *mod;
 	Dwarf_Addr bias;   /* where libdwfl placed the file (offline ET_DYN: not 0) */
 	int has_dwarf;
+	struct debug_inflated inflated; /* the file's DWARF sections we inflated */
+	struct a2l_symbols *symbols;    /* its ELF symbols as addr2line walks them */
+	int symbols_tried;
 	/* binutils' lookups have memory (see function_state); perf asks once per
 	 * address and keeps the answer, so answers are kept here too and replayed */
 	struct hashmap answers;           /* vaddr -> index in answer_list */
@@ -45,9 +51,46 @@ enum { FN_FRESH = 0, FN_DONE = 1, FN_RENAMED = 2 };
 
 static char *no_debuginfo_path;
 
+/* Whether one of the places libdwfl's standard search looks for a .gnu_debuglink file
+ * holds it: next to the object, in .debug/ there, under /usr/lib/debug. */
+static int debuglink_candidate_exists(const char *modname, const char *debuglink_file)
+{
+	if (!modname || modname[0] != '/' || !debuglink_file)
+		return 0;
+	const char *slash = strrchr(modname, '/');
+	int dirlen = (int)(slash - modname);
+	static const char *const fmts[] = { "%.*s/%s", "%.*s/.debug/%s", "/usr/lib/debug%.*s/%s" };
+	struct strbuf path = STRBUF_INIT;
+	int found = 0;
+	for (size_t i = 0; i < sizeof(fmts) / sizeof(fmts[0]) && !found; i++) {
+		strbuf_reset(&path);
+		strbuf_addf(&path, fmts[i], dirlen, modname, debuglink_file);
+		found = strcmp(path.buf, modname) != 0 && access(path.buf, R_OK) == 0;
+	}
+	strbuf_release(&path);
+	return found;
+}
+
+/* libdwfl's search for a separate debug file, local files only: its standard search
+ * ends, when nothing is found, by loading libdebuginfod (~10 ms, even with no server
+ * configured) and, with DEBUGINFOD_URLS set, by waiting on the network.  perf's
+ * addr2line answers from local files; so do we. */
+static int local_find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
+				Dwarf_Addr base, const char *file_name,
+				const char *debuglink_file, GElf_Word debuglink_crc,
+				char **debuginfo_file_name)
+{
+	int fd = dwfl_build_id_find_debuginfo(mod, userdata, modname, base, file_name,
+					      debuglink_file, debuglink_crc, debuginfo_file_name);
+	if (fd >= 0 || !debuglink_candidate_exists(modname, debuglink_file))
+		return fd;
+	return dwfl_standard_find_debuginfo(mod, userdata, modname, base, file_name,
+					    debuglink_file, debuglink_crc, debuginfo_file_name);
+}
+
 static const Dwfl_Callbacks offline_callbacks = {
 	.find_elf = dwfl_build_id_find_elf,
-	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.find_debuginfo = local_find_debuginfo,
 	.section_address = dwfl_offline_section_address,
 	.debuginfo_path = &no_debuginfo_path,
 };
@@ -64,14 +107,21 @@ struct dwarf_lines *dwarf_lines_open(const char *path)
 		dwfl_end(dwfl);
 		return NULL;
 	}
-	/* a file without DWARF still answers by its ELF symbols, as addr2line does */
+	struct dwarf_lines *dl = xcalloc(1, sizeof(*dl));
+	/* inflate the file's own DWARF sections before libdw reads them (debug_inflate.h) */
 	Dwarf_Addr bias = 0;
-	int has_dwarf = dwfl_module_getdwarf(mod, &bias) != NULL && !a2l_dwarf_refused(path);
+	Elf *elf = dwfl_module_getelf(mod, &bias);
+	size_t file_size = 0;
+	if (elf && elf_rawfile(elf, &file_size))
+		debug_inflate_sections(elf, file_size, &dl->inflated);
+	/* a file without DWARF still answers by its ELF symbols, as addr2line does */
+	int has_dwarf = !dl->inflated.refused && dwfl_module_getdwarf(mod, &bias) != NULL;
 	if (!has_dwarf && !dwfl_module_getelf(mod, &bias)) {
 		dwfl_end(dwfl);
+		debug_inflated_free(&dl->inflated);
+		free(dl);
 		return NULL;
 	}
-	struct dwarf_lines *dl = xcalloc(1, sizeof(*dl));
 	dl->dwfl = dwfl;
 	dl->mod = mod;
 	dl->bias = bias;
@@ -85,7 +135,9 @@ void dwarf_lines_close(struct dwarf_lines *dl)
 {
 	if (!dl)
 		return;
+	a2l_symbols_free(dl->symbols);
 	dwfl_end(dl->dwfl);
+	debug_inflated_free(&dl->inflated);
 	for (size_t i = 0; i < dl->nr_answers; i++) {
 		for (int k = 0; k < dl->answer_list[i].nr; k++) {
 			free(dl->answer_list[i].names[k]);
@@ -268,7 +320,11 @@ static void compute_answer(struct dwarf_lines *dl, Dwarf_Addr addr, struct inlin
 		/* no DWARF name that binutils takes as it is: the ELF symbol decides */
 		Dwarf_Addr value = 0, low;
 		const char *sym_file = NULL;
-		const char *sym = a2l_elf_function(dl->mod, addr, &value, &sym_file);
+		if (!dl->symbols_tried) {
+			dl->symbols_tried = 1;
+			dl->symbols = a2l_symbols_new(dl->mod);
+		}
+		const char *sym = a2l_symbols_function(dl->symbols, addr, &value, &sym_file);
 		if (sym)
 			name = sym;
 		if (!file)

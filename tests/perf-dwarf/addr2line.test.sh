@@ -15,7 +15,7 @@ LIB=$TOP/build/libtephra.a
 [ -f "$LIB" ] || { echo "build/libtephra.a missing: run make"; exit 1; }
 DRIVER=$TEST_TMP/a2l_driver
 cc -std=gnu11 -Wall -Wextra -Werror -O2 -D_GNU_SOURCE -I"$TOP/src" -o "$DRIVER" \
-	"$TOP/tests/perf-dwarf/a2l_driver.c" "$LIB" -ldw -lelf -lzstd -lz -liberty -lpthread -lm ||
+	"$TOP/tests/perf-dwarf/a2l_driver.c" "$LIB" -ldw -lelf -lzstd -lz -ldeflate -liberty -lpthread -lm ||
 	{ echo "building the driver failed"; exit 1; }
 "$TOP/tests/workloads/build.sh" "$TEST_TMP/workloads" || { echo "building the workloads failed"; exit 1; }
 failures=0 checked=0

@@ -6,7 +6,7 @@ need_perf
 build_workloads
 [ -f "$TOP/build/libtephra.a" ] || skip "build/libtephra.a is not built"
 cc -std=gnu11 -O1 -I"$TOP/src" -o "$TEST_TMP/foreach" "$HERE/foreach_driver.c" "$TOP/build/libtephra.a" \
-	$(pkg-config --libs libdw libelf libzstd zlib 2>/dev/null || echo -ldw -lelf -lzstd -lz) -liberty -lpthread -lm ||
+	$(pkg-config --libs libdw libelf libzstd zlib libdeflate 2>/dev/null || echo -ldw -lelf -lzstd -lz -ldeflate) -liberty -lpthread -lm ||
 	{ echo "building the driver failed"; exit 1; }
 record "$TEST_TMP/f.data" -g -- "$WL/forkexec" "$WL/threads" 100
 "$TEST_TMP/foreach" "$TEST_TMP/f.data" >"$TEST_TMP/each.txt" || fail "perf_foreach_stack failed"
