@@ -4,9 +4,9 @@
  * but none on aarch64 (docs/unwind.md).  A sample whose pc is such a stub has no FDE for
  * frame 0: libdwfl falls back to the architecture's frame-pointer unwinder, which goes
  * wrong (x86_64 under -fomit-frame-pointer: "bad memory read" after one frame; aarch64:
- * the caller's pc from x30 but its sp from x29, so the walk stops there or skips a
- * caller), while `perf script` shows the caller.  A PLT stub only jumps, so the caller
- * is known without CFI:
+ * the caller's pc from x30 but its sp, x29 and x30 from a frame record at x29, so the
+ * walk stops after the caller or goes on from a wrong frame), while `perf script` shows
+ * the caller.  A PLT stub only jumps, so the caller is known without CFI:
  *   x86_64:  the return address its caller pushed is still at [rsp]: caller's pc = [rsp],
  *            caller's sp = rsp + 8;
  *   aarch64: the `bl` left the return address in x30 and the stub (adrp/ldr/add/br x17)
