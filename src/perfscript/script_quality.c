@@ -6,14 +6,14 @@
 
 #include "base/hashmap.h"
 #include "base/xalloc.h"
-#include "perfscript/stack_quality.h"
 
-#define KEY_UNWOUND (1ULL << 63) /* in a frame's object word: expanded into inlines */
+#define KEY_EXPANDED (1ULL << 63) /* in a frame's object word: printed with its inlines */
 
 struct script_quality {
 	struct stack_quality *q;
 	int no_inline;
 	struct hashmap classes; /* key: [object word, addr] per frame → stack_quality class */
+	size_t entry;           /* the entry of the stack last looked up */
 	uint64_t *key;
 	struct frame *copy;     /* frames as classified (--no-inline: none expanded) */
 	size_t cap;             /* frames KEY and COPY have room for */
@@ -44,15 +44,7 @@ void script_quality_free(struct script_quality *sq)
 	free(sq);
 }
 
-/* Whether frame F prints expanded into the functions inlined at it (may be). */
-static int expands(const struct script_quality *sq, const struct frame *f)
-{
-	return f->unwound && !sq->no_inline;
-}
-
-void script_quality_sample(struct script_quality *sq, struct perf_session *s,
-			   const struct perf_session_sample *ps, const struct frame *frames,
-			   size_t n)
+int script_quality_find(struct script_quality *sq, const struct frame *frames, size_t n)
 {
 	if (n > sq->cap) {
 		while (sq->cap < n)
@@ -64,23 +56,36 @@ void script_quality_sample(struct script_quality *sq, struct perf_session *s,
 	for (size_t i = 0; i < n; i++) {
 		const struct frame *f = &frames[i];
 		sq->key[2 * i] = (f->obj ? (uint64_t)f->obj->id + 1 : 0) |
-				 (expands(sq, f) ? KEY_UNWOUND : 0);
+				 (f->unwound && !sq->no_inline ? KEY_EXPANDED : 0);
 		sq->key[2 * i + 1] = f->addr;
 	}
 	int created;
-	size_t i = hashmap_intern(&sq->classes, sq->key, 2 * n * sizeof(*sq->key), &created);
-	struct hashmap_entry *e = hashmap_entry(&sq->classes, i);
-	if (created) {
-		const struct frame *as_printed = frames;
-		if (sq->no_inline) {
-			memcpy(sq->copy, frames, n * sizeof(*frames));
-			for (size_t j = 0; j < n; j++)
-				sq->copy[j].unwound = 0;
-			as_printed = sq->copy;
-		}
-		e->value = stack_quality_stack(sq->q, &s->resolver, as_printed, n);
+	sq->entry = hashmap_intern(&sq->classes, sq->key, 2 * n * sizeof(*sq->key), &created);
+	return created;
+}
+
+void script_quality_new_stack(struct script_quality *sq, struct frame_resolver *fr,
+			      const struct frame *frames, const struct printed_frame *printed,
+			      size_t n)
+{
+	uint32_t cls;
+	if (printed) {
+		cls = stack_quality_stack_printed(sq->q, frames, printed, n);
+	} else if (sq->no_inline) {
+		memcpy(sq->copy, frames, n * sizeof(*frames));
+		for (size_t j = 0; j < n; j++)
+			sq->copy[j].unwound = 0;
+		cls = stack_quality_stack(sq->q, fr, sq->copy, n);
+	} else {
+		cls = stack_quality_stack(sq->q, fr, frames, n);
 	}
-	stack_quality_count(sq->q, (uint32_t)e->value, 1);
+	hashmap_entry(&sq->classes, sq->entry)->value = cls;
+}
+
+void script_quality_sample(struct script_quality *sq, struct perf_session *s,
+			   const struct perf_session_sample *ps)
+{
+	stack_quality_count(sq->q, (uint32_t)hashmap_entry(&sq->classes, sq->entry)->value, 1);
 	if (ps->unwound)
 		stack_quality_walk(sq->q, sample_unwinder_last(s->unwinder),
 				   ps->sample->user_stack_size);

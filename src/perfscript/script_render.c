@@ -80,6 +80,7 @@ struct render {
 	struct frame *frames;
 	size_t max_stack;
 	struct script_quality *quality; /* NULL: no block */
+	struct printed_frame *printed;  /* per frame of a new stack: how it printed */
 	int failed;
 	struct tephra_error *err;
 };
@@ -160,10 +161,13 @@ static void put_time(struct out_writer *w, uint64_t t, int nanosecs)
 	out_write(w, ": ", 2);
 }
 
-static void put_sym_dso(struct render *r, struct perf_session *s, unsigned f,
-			const struct frame *fr)
+/* Returns 1 when the frame printed as "[unknown]" (no symbol; 0 also when the symbol is
+ * not printed). */
+static int put_sym_dso(struct render *r, struct perf_session *s, unsigned f,
+		       const struct frame *fr)
 {
 	struct out_writer *w = &r->out;
+	int unknown = 0;
 	if (f & SCRIPT_SYM) {
 		out_ch(w, ' ');
 		const struct dso_symbol *sym = frame_symbol(&s->resolver, fr);
@@ -175,6 +179,7 @@ static void put_sym_dso(struct render *r, struct perf_session *s, unsigned f,
 			}
 		} else {
 			out_write(w, "[unknown]", 9);
+			unknown = 1;
 		}
 	}
 	if (f & SCRIPT_DSO) {
@@ -182,6 +187,7 @@ static void put_sym_dso(struct render *r, struct perf_session *s, unsigned f,
 		out_str(w, fr->obj ? fr->obj->name : "[unknown]");
 		out_ch(w, ')');
 	}
+	return unknown;
 }
 
 /* -F srcline under a frame that is not expanded into inline entries (perf's
@@ -215,8 +221,8 @@ static void put_srcline(struct render *r, const struct frame *fr)
 
 /* An unwound frame with inline information: one line per function (perf 6.1 prints
  * "(inlined)" whether or not the dso is asked for; under -F srcline the entry's own
- * source position comes before it).  Returns 0 when there is none. */
-static int put_inlines(struct render *r, struct perf_session *s, unsigned f, const struct frame *fr)
+ * source position comes before it).  Returns the number of lines, 0 when there is none. */
+static size_t put_inlines(struct render *r, struct perf_session *s, unsigned f, const struct frame *fr)
 {
 	const char *const *names;
 	const unsigned char *inlined;
@@ -250,7 +256,7 @@ static int put_inlines(struct render *r, struct perf_session *s, unsigned f, con
 			out_write(w, " (inlined)", 10);
 		out_ch(w, '\n');
 	}
-	return 1;
+	return k;
 }
 
 static int on_sample(void *arg, struct perf_session *s, const struct perf_session_sample *ps)
@@ -266,7 +272,8 @@ static int on_sample(void *arg, struct perf_session *s, const struct perf_sessio
 	unsigned f = r->fields[ps->event_index];
 	const struct perf_sample *smp = ps->sample;
 	int callchain = (ps->desc->attr.sample_type & PERF_ST_CALLCHAIN) != 0;
-	/* the frames as printed (the quality block wants them even when they are not) */
+	/* the frames as printed (the quality block wants them even when they are not);
+	 * a stack the block has not seen is described from how its frames print */
 	struct frame ip_frame;
 	const struct frame *frames = NULL;
 	size_t n = 0;
@@ -283,6 +290,10 @@ static int on_sample(void *arg, struct perf_session *s, const struct perf_sessio
 			n = 1;
 		}
 	}
+	struct printed_frame *printed = NULL;
+	int new_stack = r->quality && script_quality_find(r->quality, frames, n);
+	if (new_stack && (f & SCRIPT_IP) && (f & SCRIPT_SYM))
+		printed = r->printed;
 
 	if (f & SCRIPT_COMM) {
 		if ((f & SCRIPT_IP) && callchain) {
@@ -331,11 +342,17 @@ static int on_sample(void *arg, struct perf_session *s, const struct perf_sessio
 		if (callchain) {
 			out_ch(w, '\n');
 			for (size_t i = 0; i < n; i++) {
-				if (!r->o->no_inline && put_inlines(r, s, f, &frames[i]))
+				size_t k = r->o->no_inline ? 0 : put_inlines(r, s, f, &frames[i]);
+				if (k) {
+					if (printed)
+						printed[i] = (struct printed_frame){ (uint32_t)k, 0 };
 					continue;
+				}
 				out_ch(w, '\t');
 				out_hex(w, frames[i].addr, 16);
-				put_sym_dso(r, s, f, &frames[i]);
+				int unknown = put_sym_dso(r, s, f, &frames[i]);
+				if (printed)
+					printed[i] = (struct printed_frame){ 1, (uint32_t)unknown };
 				if (f & SCRIPT_SRCLINE)
 					put_srcline(r, &frames[i]);
 				out_ch(w, '\n');
@@ -343,14 +360,19 @@ static int on_sample(void *arg, struct perf_session *s, const struct perf_sessio
 		} else {
 			out_ch(w, ' ');
 			out_hex(w, smp->ip, 16);
-			put_sym_dso(r, s, f, frames);
+			int unknown = put_sym_dso(r, s, f, frames);
+			if (printed)
+				printed[0] = (struct printed_frame){ 1, (uint32_t)unknown };
 			if (f & SCRIPT_SRCLINE)
 				put_srcline(r, frames);
 		}
 	}
 	out_ch(w, '\n');
-	if (r->quality)
-		script_quality_sample(r->quality, s, ps, frames, n);
+	if (r->quality) {
+		if (new_stack)
+			script_quality_new_stack(r->quality, &s->resolver, frames, printed, n);
+		script_quality_sample(r->quality, s, ps);
+	}
 	return w->failed != 0;
 }
 
@@ -370,6 +392,7 @@ int script_render_file(const char *path, const struct script_options *o, int fd,
 	r.ready = xcalloc(r.nr_events + 1, 1);
 	r.max_stack = o->max_stack > 0 ? (size_t)o->max_stack : PERF_SCRIPT_MAX_STACK;
 	r.frames = xmalloc(2 * r.max_stack * sizeof(*r.frames)); /* see frame_resolve_callchain */
+	r.printed = xmalloc(2 * r.max_stack * sizeof(*r.printed));
 	out_writer_init(&r.out, fd);
 	if (o->quality)
 		r.quality = script_quality_new(&s, o->no_inline);
@@ -389,6 +412,7 @@ int script_render_file(const char *path, const struct script_options *o, int fd,
 	script_quality_free(r.quality);
 	out_writer_release(&r.out);
 	free(r.frames);
+	free(r.printed);
 	free(r.fields);
 	free(r.ready);
 	perf_session_close(&s);

@@ -110,16 +110,31 @@ static void add_unknown(struct stack_quality *q, uint32_t cls, uint32_t object)
 	q->unknown[q->nr_unknown++] = (struct unknown_entry){ cls, object, 1 };
 }
 
-uint32_t stack_quality_stack(struct stack_quality *q, struct frame_resolver *fr,
-			     const struct frame *frames, size_t n)
+/* Room for one more class; returns its number. */
+static uint32_t next_class(struct stack_quality *q)
 {
-	uint32_t cls = (uint32_t)q->nr_classes;
 	if (q->nr_classes == q->cap_classes) {
 		q->cap_classes = q->cap_classes ? 2 * q->cap_classes : 1024;
 		q->class_frames = xrealloc(q->class_frames, q->cap_classes * sizeof(*q->class_frames));
 		q->class_unknown = xrealloc(q->class_unknown, q->cap_classes * sizeof(*q->class_unknown));
 		q->class_samples = xrealloc(q->class_samples, q->cap_classes * sizeof(*q->class_samples));
 	}
+	return (uint32_t)q->nr_classes;
+}
+
+static uint32_t end_class(struct stack_quality *q, uint32_t cls, uint32_t lines, uint32_t unknown)
+{
+	q->class_frames[cls] = lines;
+	q->class_unknown[cls] = unknown;
+	q->class_samples[cls] = 0;
+	q->nr_classes++;
+	return cls;
+}
+
+uint32_t stack_quality_stack(struct stack_quality *q, struct frame_resolver *fr,
+			     const struct frame *frames, size_t n)
+{
+	uint32_t cls = next_class(q);
 	uint32_t lines = 0, unknown = 0;
 	for (size_t i = 0; i < n; i++) {
 		const char *const *names;
@@ -136,11 +151,23 @@ uint32_t stack_quality_stack(struct stack_quality *q, struct frame_resolver *fr,
 			add_unknown(q, cls, object);
 		}
 	}
-	q->class_frames[cls] = lines;
-	q->class_unknown[cls] = unknown;
-	q->class_samples[cls] = 0;
-	q->nr_classes++;
-	return cls;
+	return end_class(q, cls, lines, unknown);
+}
+
+uint32_t stack_quality_stack_printed(struct stack_quality *q, const struct frame *frames,
+				     const struct printed_frame *printed, size_t n)
+{
+	uint32_t cls = next_class(q);
+	uint32_t lines = 0, unknown = 0;
+	for (size_t i = 0; i < n; i++) {
+		uint32_t object = see_object(q, frames[i].obj);
+		lines += printed[i].lines;
+		if (printed[i].unknown) {
+			unknown++;
+			add_unknown(q, cls, object);
+		}
+	}
+	return end_class(q, cls, lines, unknown);
 }
 
 void stack_quality_count(struct stack_quality *q, uint32_t cls, uint64_t samples)

@@ -35,6 +35,18 @@ void stack_quality_walk(struct stack_quality *q, const struct unwind_result *res
 uint32_t stack_quality_stack(struct stack_quality *q, struct frame_resolver *fr,
 			     const struct frame *frames, size_t n);
 
+/* How a caller that prints the frames itself printed one: LINES lines (the functions
+ * inlined at it, or 1), UNKNOWN when it printed as "[unknown]" (no symbol). */
+struct printed_frame {
+	uint32_t lines;
+	uint32_t unknown;
+};
+
+/* stack_quality_stack from what the caller printed (PRINTED[i] for FRAMES[i]), without
+ * looking anything up again: the same class for the same facts. */
+uint32_t stack_quality_stack_printed(struct stack_quality *q, const struct frame *frames,
+				     const struct printed_frame *printed, size_t n);
+
 /* SAMPLES more samples of class CLS. */
 void stack_quality_count(struct stack_quality *q, uint32_t cls, uint64_t samples);
 
