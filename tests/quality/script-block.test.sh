@@ -97,6 +97,14 @@ for v in "" --no-inline; do
 	grep -q "samples: $samples," "$TEST_TMP/rec$v.err" || fail "rec$v: perf script has $samples samples"
 	grep -q "\[unknown\] frames: [0-9]* of $frames " "$TEST_TMP/rec$v.err" ||
 		fail "rec$v: perf script $v prints $frames frame lines: $(grep frames: "$TEST_TMP/rec$v.err")"
+	# frames not printed (no ip, or no sym): the block is the same (the stacks are
+	# then classified by looking them up instead of from the printed lines)
+	for fields in comm,tid ip,dso; do
+		"$TEPHRA" script $v -F "$fields" "$TEST_TMP/rec.data" >/dev/null 2>"$TEST_TMP/rec-F.err" ||
+			fail "rec$v: tephra script -F $fields failed"
+		cmp -s <(body "$TEST_TMP/rec$v.err") <(body "$TEST_TMP/rec-F.err") ||
+			fail "rec$v: the block under -F $fields differs: $(diff <(body "$TEST_TMP/rec$v.err") <(body "$TEST_TMP/rec-F.err") | head -n 4)"
+	done
 done
 grep -q ' (inlined)$' "$TEST_TMP/rec.perf" || fail "rec: perf printed no inlined frame (--no-inline not tested)"
 perf record -q -N -o - --call-graph dwarf -D 20 -- "$TEST_TMP/recurse" 150 2>/dev/null >"$TEST_TMP/pipe.data"
@@ -123,5 +131,11 @@ if [ -x "${TEPHRA_ASAN:-}" ]; then
 		fail "ASan script -F comm,tid failed: $(head -n 5 "$TEST_TMP/rec-asan.err")"
 	cmp -s <(body "$TEST_TMP/rec--no-inline.err") <(body "$TEST_TMP/rec-asan.err") ||
 		fail "ASan build: the block under -F comm,tid (no frames printed) differs from the printed one's"
+	# a damaged file: an error naming it, no sanitizer report
+	head -c $(($(stat -c %s "$TEST_TMP/cut.data") / 2)) "$TEST_TMP/cut.data" >"$TEST_TMP/half.data"
+	"$TEPHRA_ASAN" script "$TEST_TMP/half.data" >/dev/null 2>"$TEST_TMP/half.err" &&
+		fail "ASan script succeeded on a truncated file"
+	grep -q 'Sanitizer\|runtime error' "$TEST_TMP/half.err" && fail "ASan script (truncated): $(head -n 5 "$TEST_TMP/half.err")"
+	grep -q "tephra script: .*half.data" "$TEST_TMP/half.err" || fail "truncated: no error naming the file: $(tail -n 2 "$TEST_TMP/half.err")"
 fi
 finish
