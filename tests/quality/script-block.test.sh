@@ -69,6 +69,15 @@ for q in -q --quiet; do
 	cmp -s "$TEST_TMP/cut.out" "$TEST_TMP/cut$q.out" || fail "cut: $q changed stdout"
 done
 
+# on a terminal the progress line ("tephra: 100%", no newline) is wiped before the block
+# (util-linux's script(1); "command": this file's own script() is tephra script)
+if command -v script >/dev/null 2>&1; then
+	command script -qc "'$TEPHRA' script '$TEST_TMP/cut.data' >/dev/null" /dev/null >"$TEST_TMP/tty.err" </dev/null
+	grep -aqF 'tephra: 100%' "$TEST_TMP/tty.err" || fail "tty: no progress line on the pseudo-terminal (nothing tested)"
+	grep -aq '%tephra script: stack quality' "$TEST_TMP/tty.err" && fail "tty: the block starts on the progress line"
+	grep -aq 'tephra script: stack quality' "$TEST_TMP/tty.err" || fail "tty: no block on a terminal"
+fi
+
 # 2. a stripped binary: stdout identical, named as having no symbols, its [unknown] lines counted
 cp "$TEST_TMP/bigframes" "$TEST_TMP/stripped"
 strip "$TEST_TMP/stripped"
