@@ -55,10 +55,12 @@ struct fold_run {
 	uint32_t *cb_ids;
 	size_t cap_cb_ids;
 	/* perf_fold_file names (and classifies, for the quality block) new stacks later
-	 * while the kernel's symbols are still being read on the second thread
-	 * (symbol_store_kernel_loading), so that reading records overlaps it: per pending
-	 * stack, in creation order, [stack index, root, n, then its addr_key's 2n words]. */
+	 * while symbols are still being loaded on other threads (symbol_store_loading:
+	 * the kernel's, and the objects and inline chains of new frames it hands to the
+	 * store's worker), so that reading records overlaps that: per pending stack, in
+	 * creation order, [stack index, root, n, then its addr_key's 2n words]. */
 	int defer_names;
+	uint64_t *prefetched;    /* prefetch_objects' filter (PREFETCH_FILTER tags) */
 	uint64_t *pending;
 	size_t nr_pending, cap_pending;   /* in words */
 };
@@ -409,6 +411,30 @@ static void defer_stack(struct fold_run *r, size_t i, uint32_t root, const uint6
 	r->nr_pending += words;
 }
 
+/* Hands the objects and frames of a new stack to the symbol store's worker, to be
+ * loaded and looked up while the records are read (the naming waits for it).  New
+ * stacks mostly repeat frames already handed over: a small direct-mapped filter of
+ * recent (object, address) pairs spares the store's exact check for them. */
+#define PREFETCH_FILTER 4096
+static void prefetch_objects(struct fold_run *r, size_t n)
+{
+	int inline_mode = (r->o->name_flags & FOLD_INLINED) != 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct frame *f = &r->frames[i];
+		if (!f->obj || !f->obj->dso || f->obj->kernel)
+			continue;
+		uint64_t tag = (f->addr ^ ((uint64_t)f->obj->id << 40)) | 1;
+		size_t slot = (size_t)((tag * 0x9e3779b97f4a7c15ULL) >> 52) & (PREFETCH_FILTER - 1);
+		if (r->prefetched[slot] == tag)
+			continue;
+		r->prefetched[slot] = tag;
+		if (f->unwound || inline_mode)
+			symbol_store_prefetch_inline(r->session->store, f->obj->dso, f->addr);
+		else
+			symbol_store_prefetch(r->session->store, f->obj->dso, r->o->srcline);
+	}
+}
+
 /* The raw-key entry of a sample, named when new (or later, see defer_names); returns
  * its index. */
 static size_t sample_stack(struct fold_run *r, const struct perf_session_sample *ps, int callchain)
@@ -426,10 +452,15 @@ static size_t sample_stack(struct fold_run *r, const struct perf_session_sample 
 			r->stack_samples = xrealloc(r->stack_samples,
 						    r->cap_stacks * sizeof(*r->stack_samples));
 		}
-		int defer = r->defer_names && symbol_store_kernel_loading(r->session->store);
+		int defer = r->defer_names && symbol_store_loading(r->session->store);
 		if (!defer)
 			name_pending(r); /* before resolve_sample: it reuses r->frames */
 		size_t n = resolve_sample(r, ps, callchain);
+		if (r->defer_names) {
+			/* new objects and frames go to the worker: this stack waits for it */
+			prefetch_objects(r, n);
+			defer = symbol_store_loading(r->session->store);
+		}
 		if (defer) {
 			r->stack_class[i] = CLASS_PENDING;
 			r->stack_samples[i] = 0;
@@ -526,6 +557,7 @@ static void run_release(struct fold_run *r)
 	free(r->cb_frames);
 	free(r->cb_ids);
 	free(r->pending);
+	free(r->prefetched);
 	strbuf_release(&r->sb);
 	strbuf_release(&r->text);
 }
@@ -571,6 +603,7 @@ int perf_fold_file(const char *path, const struct perf_fold_options *o, struct f
 	if (o->quality && may_unwind(s.reader))
 		r.quality = stack_quality_new();
 	r.defer_names = 1;
+	r.prefetched = xcalloc(PREFETCH_FILTER, sizeof(*r.prefetched));
 	int rc = perf_session_run(&s, &f, fold_sample, &r, err);
 	name_pending(&r);
 	if (r.quality && stack_quality_has_walks(r.quality))

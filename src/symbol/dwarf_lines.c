@@ -23,6 +23,31 @@ struct inline_answer {
 	int nr;
 };
 
+/* The facts addr2line's answer for one address is made of, before binutils' memory
+ * (function_state) is applied: pure functions of the file, so they can be worked out
+ * ahead, in any order, on another thread (dwarf_lines_prepare).  Strings point into
+ * the file's DWARF and symbol tables, valid while DL is open. */
+struct scope_fact {
+	Dwarf_Off die;      /* the function's DIE */
+	const char *name;   /* function_name's answer */
+	int final;
+	const char *file;   /* the address's row (innermost) or the call site (callers) */
+	unsigned line;
+};
+
+struct inline_facts {
+	int found;                  /* a function DIE holds the address */
+	int inlined;                /* ... and it is an inlined subroutine */
+	struct scope_fact fn;       /* its name; file/line: the address's row (also
+				     * when no function was found) */
+	const char *sym, *sym_file; /* the ELF symbol binutils would take (NULL: none) */
+	Dwarf_Addr sym_value;
+	int low_is_sym;             /* the function starts exactly at that symbol */
+	struct scope_fact *callers; /* the functions it is inlined into, innermost first,
+				     * each with the call site of the one inside it */
+	int nr_callers;
+};
+
 struct dwarf_lines {
 	Dwfl *dwfl;
 	Dwfl_Module *mod;
@@ -37,6 +62,9 @@ struct dwarf_lines {
 	struct inline_answer *answer_list;
 	size_t nr_answers, cap_answers;
 	struct hashmap function_state;    /* DIE offset -> FN_* */
+	struct hashmap facts;             /* module address -> index in facts_list */
+	struct inline_facts *facts_list;
+	size_t nr_facts, cap_facts;
 	char **renamed;                   /* FN_RENAMED + i: the ELF name taken for good */
 	size_t nr_renamed;
 };
@@ -128,6 +156,7 @@ struct dwarf_lines *dwarf_lines_open(const char *path)
 	dl->has_dwarf = has_dwarf;
 	hashmap_init(&dl->answers);
 	hashmap_init(&dl->function_state);
+	hashmap_init(&dl->facts);
 	return dl;
 }
 
@@ -153,6 +182,10 @@ void dwarf_lines_close(struct dwarf_lines *dl)
 	free(dl->renamed);
 	hashmap_release(&dl->answers);
 	hashmap_release(&dl->function_state);
+	for (size_t i = 0; i < dl->nr_facts; i++)
+		free(dl->facts_list[i].callers);
+	free(dl->facts_list);
+	hashmap_release(&dl->facts);
 	free(dl);
 }
 
@@ -264,25 +297,6 @@ static Dwarf_Die *unit_at(struct dwarf_lines *dl, Dwarf_Addr addr, Dwarf_Addr *b
 	return NULL;
 }
 
-static uint64_t *function_slot(struct dwarf_lines *dl, Dwarf_Die *die)
-{
-	Dwarf_Off off = dwarf_dieoffset(die);
-	size_t i = hashmap_intern(&dl->function_state, &off, sizeof(off), NULL);
-	return &hashmap_entry(&dl->function_state, i)->value;
-}
-
-/* A function's name as binutils gives it once it is no longer fresh. */
-static const char *known_name(struct dwarf_lines *dl, Dwarf_Die *die, int *final)
-{
-	const char *name = function_name(die, final);
-	if (!*final) {
-		uint64_t st = *function_slot(dl, die);
-		if (st >= FN_RENAMED)
-			return dl->renamed[st - FN_RENAMED];
-	}
-	return name;
-}
-
 /* The lowest address binutils keeps for a function (its first range). */
 static int function_low(Dwarf_Die *die, Dwarf_Addr *low)
 {
@@ -304,47 +318,34 @@ static void answer_add(struct inline_answer *a, const char *name, const char *fi
 	a->lines[a->nr++] = line;
 }
 
-static void compute_answer(struct dwarf_lines *dl, Dwarf_Addr addr, struct inline_answer *a)
+static void compute_facts(struct dwarf_lines *dl, Dwarf_Addr addr, struct inline_facts *f)
 {
+	memset(f, 0, sizeof(*f));
 	Dwarf_Addr bias = 0;
 	Dwarf_Die *cu = dl->has_dwarf ? unit_at(dl, addr, &bias) : NULL;
 	struct function_pick p = { .found = 0 };
 	if (cu)
 		pick_function(cu, addr - bias, &p);
-	int final = 0;
-	unsigned line = 0;
-	const char *file = cu ? a2l_line_at(cu, addr - bias, &line) : NULL;
-	const char *name = p.found ? known_name(dl, &p.die, &final) : NULL;
-	uint64_t *state = p.found && !final ? function_slot(dl, &p.die) : NULL;
-	if (!final && (!state || *state == FN_FRESH)) {
-		/* no DWARF name that binutils takes as it is: the ELF symbol decides */
-		Dwarf_Addr value = 0, low;
-		const char *sym_file = NULL;
+	f->fn.file = cu ? a2l_line_at(cu, addr - bias, &f->fn.line) : NULL;
+	f->found = p.found;
+	if (p.found) {
+		f->fn.die = dwarf_dieoffset(&p.die);
+		f->fn.name = function_name(&p.die, &f->fn.final);
+	}
+	if (!f->fn.final) {
+		/* no DWARF name that binutils takes as it is: the ELF symbol may decide */
 		if (!dl->symbols_tried) {
 			dl->symbols_tried = 1;
 			dl->symbols = a2l_symbols_new(dl->mod);
 		}
-		const char *sym = a2l_symbols_function(dl->symbols, addr, &value, &sym_file);
-		if (sym)
-			name = sym;
-		if (!file)
-			file = sym_file;
-		if (state) {
-			*state = FN_DONE;
-			if (sym && function_low(&p.die, &low) == 0 && low + bias == value) {
-				dl->renamed = xrealloc(dl->renamed,
-						       (dl->nr_renamed + 1) * sizeof(*dl->renamed));
-				dl->renamed[dl->nr_renamed] = xstrdup(sym);
-				*state = FN_RENAMED + dl->nr_renamed++;
-			}
-		}
+		f->sym = a2l_symbols_function(dl->symbols, addr, &f->sym_value, &f->sym_file);
+		Dwarf_Addr low;
+		f->low_is_sym = p.found && f->sym && function_low(&p.die, &low) == 0 &&
+				low + bias == f->sym_value;
 	}
-	/* addr2line's "??" at "??:0" is no answer: perf prints the frame as it is */
-	if (!name && !file)
-		return;
-	answer_add(a, name ? name : "??", file, line);
 	if (!p.found || dwarf_tag(&p.die) != DW_TAG_inlined_subroutine)
 		return;
+	f->inlined = 1;
 	/* the callers: the functions the DIE is nested in, up to the subprogram */
 	Dwarf_Die *parents = NULL;
 	int np = dwarf_getscopes_die(&p.die, &parents);
@@ -354,14 +355,87 @@ static void compute_answer(struct dwarf_lines *dl, Dwarf_Addr addr, struct inlin
 		if (t != DW_TAG_inlined_subroutine && t != DW_TAG_subprogram &&
 		    t != DW_TAG_entry_point)
 			continue;
-		name = known_name(dl, &parents[k], &final);
-		file = a2l_call_site(callee, &line);
-		answer_add(a, name ? name : "??", file, line);
+		f->callers = xrealloc(f->callers, (size_t)(f->nr_callers + 1) * sizeof(*f->callers));
+		struct scope_fact *c = &f->callers[f->nr_callers++];
+		c->die = dwarf_dieoffset(&parents[k]);
+		c->name = function_name(&parents[k], &c->final);
+		c->file = a2l_call_site(callee, &c->line);
 		callee = &parents[k];
 		if (t != DW_TAG_inlined_subroutine)
 			break;
 	}
 	free(parents);
+}
+
+/* The facts of ADDR (module address), worked out once. */
+static const struct inline_facts *facts_at(struct dwarf_lines *dl, Dwarf_Addr addr)
+{
+	int created;
+	size_t i = hashmap_intern(&dl->facts, &addr, sizeof(addr), &created);
+	struct hashmap_entry *e = hashmap_entry(&dl->facts, i);
+	if (created) {
+		if (dl->nr_facts == dl->cap_facts) {
+			dl->cap_facts = dl->cap_facts ? 2 * dl->cap_facts : 64;
+			dl->facts_list = xrealloc(dl->facts_list, dl->cap_facts * sizeof(*dl->facts_list));
+		}
+		compute_facts(dl, addr, &dl->facts_list[dl->nr_facts]);
+		e->value = dl->nr_facts++;
+	}
+	return &dl->facts_list[e->value];
+}
+
+static uint64_t *function_state_of(struct dwarf_lines *dl, Dwarf_Off die)
+{
+	size_t i = hashmap_intern(&dl->function_state, &die, sizeof(die), NULL);
+	return &hashmap_entry(&dl->function_state, i)->value;
+}
+
+/* A function's name as binutils gives it once it is no longer fresh. */
+static const char *settled_name(struct dwarf_lines *dl, const struct scope_fact *s)
+{
+	if (!s->final) {
+		uint64_t st = *function_state_of(dl, s->die);
+		if (st >= FN_RENAMED)
+			return dl->renamed[st - FN_RENAMED];
+	}
+	return s->name;
+}
+
+/* addr2line's answer from the facts, with binutils' memory: asked in perf's order. */
+static void answer_from_facts(struct dwarf_lines *dl, const struct inline_facts *f,
+			      struct inline_answer *a)
+{
+	const char *file = f->fn.file;
+	const char *name = f->found ? settled_name(dl, &f->fn) : NULL;
+	uint64_t *state = f->found && !f->fn.final ? function_state_of(dl, f->fn.die) : NULL;
+	if (!f->fn.final && (!state || *state == FN_FRESH)) {
+		if (f->sym)
+			name = f->sym;
+		if (!file)
+			file = f->sym_file;
+		if (state) {
+			*state = FN_DONE;
+			if (f->low_is_sym) {
+				dl->renamed = xrealloc(dl->renamed,
+						       (dl->nr_renamed + 1) * sizeof(*dl->renamed));
+				dl->renamed[dl->nr_renamed] = xstrdup(f->sym);
+				*state = FN_RENAMED + dl->nr_renamed++;
+			}
+		}
+	}
+	/* addr2line's "??" at "??:0" is no answer: perf prints the frame as it is */
+	if (!name && !file)
+		return;
+	answer_add(a, name ? name : "??", file, f->fn.line);
+	for (int k = 0; k < f->nr_callers; k++) {
+		const char *caller = settled_name(dl, &f->callers[k]);
+		answer_add(a, caller ? caller : "??", f->callers[k].file, f->callers[k].line);
+	}
+}
+
+void dwarf_lines_prepare(struct dwarf_lines *dl, uint64_t vaddr)
+{
+	(void)facts_at(dl, vaddr + dl->bias);
 }
 
 struct first_record {
@@ -396,7 +470,7 @@ int dwarf_lines_inline_records(struct dwarf_lines *dl, uint64_t vaddr,
 		}
 		struct inline_answer *a = &dl->answer_list[dl->nr_answers];
 		memset(a, 0, sizeof(*a));
-		compute_answer(dl, vaddr + dl->bias, a);
+		answer_from_facts(dl, facts_at(dl, vaddr + dl->bias), a);
 		e->value = dl->nr_answers++;
 	}
 	const struct inline_answer *a = &dl->answer_list[e->value];

@@ -30,6 +30,12 @@ int dwarf_lines_inline_records(struct dwarf_lines *dl, uint64_t vaddr,
 					  unsigned line),
 			       void *arg);
 
+/* Works out ahead what the lookups above need for VADDR (the parts of addr2line's
+ * answer that do not depend on the order of questions), so that a second thread can
+ * do the costly DWARF walks while the first reads records.  Never concurrently with
+ * other calls on DL. */
+void dwarf_lines_prepare(struct dwarf_lines *dl, uint64_t vaddr);
+
 /* addr2line's first record for VADDR (what perf's srcline of a plain frame reads):
  * returns 1 with its FILE (NULL: "??") and LINE, 0 when addr2line answers nothing
  * ("??" at "??:0"). */

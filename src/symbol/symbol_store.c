@@ -5,12 +5,14 @@
 #include <elf.h>
 #include <pthread.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/hashmap.h"
 #include "base/strbuf.h"
 #include "base/xalloc.h"
 #include "symbol/demangle.h"
@@ -40,6 +42,8 @@ struct dso {
 	uint64_t text_offset;      /* file offset -> ELF address, for DWARF */
 	int dwarf_tried;
 	struct dwarf_lines *dwarf;
+	int prefetch_asked;        /* symbol_store_prefetch: 1 symbols, 2 and DWARF (the
+				    * caller's thread only) */
 };
 
 struct symbol_store {
@@ -51,10 +55,12 @@ struct symbol_store {
 	int kallsyms_ok;
 	char *kallsyms_from;
 	struct kallsyms_prefetch *prefetch; /* kallsyms loading on a second thread, or NULL */
+	struct dso_prefetch *dso_prefetch;  /* objects loading on another thread, or NULL */
 };
 
 static void kallsyms_prefetch_start(struct symbol_store *st, const struct dso *d);
 static void kallsyms_prefetch_cancel(struct symbol_store *st);
+static void dso_prefetch_stop(struct symbol_store *st);
 
 static char *dup_or_null(const char *s)
 {
@@ -124,6 +130,7 @@ void symbol_store_free(struct symbol_store *st)
 	if (!st)
 		return;
 	kallsyms_prefetch_cancel(st);
+	dso_prefetch_stop(st);
 	for (size_t i = 0; i < st->nr_buckets; i++) {
 		struct dso *d = st->buckets[i], *n;
 		for (; d; d = n) {
@@ -411,10 +418,6 @@ static struct kallsyms_prefetch *kallsyms_prefetch_join(struct symbol_store *st)
 	return p;
 }
 
-int symbol_store_kernel_loading(const struct symbol_store *st)
-{
-	return st->prefetch && !atomic_load(&st->prefetch->done);
-}
 
 static void kallsyms_prefetch_free(struct kallsyms_prefetch *p)
 {
@@ -633,7 +636,7 @@ static void load_elf_object(struct dso *d)
 	free(c.paths);
 }
 
-static void load(struct dso *d)
+static void load_now(struct dso *d)
 {
 	if (d->loaded)
 		return;
@@ -660,6 +663,194 @@ static void load(struct dso *d)
 	}
 }
 
+static struct dwarf_lines *dwarf_now(struct dso *d)
+{
+	load_now(d);
+	if (!d->dwarf_tried) {
+		d->dwarf_tried = 1;
+		/* perf asks addr2line about the file the symbols came from (which answers
+		 * by ELF symbols where there is no DWARF); not about [vdso] */
+		if (d->kind == DSO_USER && d->loaded_from)
+			d->dwarf = dwarf_lines_open(d->loaded_from);
+	}
+	return d->dwarf;
+}
+
+/* ---- objects loaded on a second thread ------------------------------------------
+ *
+ * Reading an object's symbols and opening its DWARF (inflating glibc's debug sections)
+ * are fixed costs of tens of milliseconds that depend on nothing but the file.  A
+ * reader that will name frames later (tephra fold names each new stack at the end)
+ * asks for them with symbol_store_prefetch as soon as it meets an object, and one
+ * worker thread loads them while the records are still being read.
+ *
+ * Ownership: a queued dso belongs to the worker until the queue is empty again;
+ * every public lookup first waits for that (settle), so a caller can never read a
+ * dso the worker is writing.  The worker touches only the dsos it dequeues (never
+ * the hash table) and the store's options, which do not change. */
+struct dso_request {
+	struct dso *d;
+	int dwarf;         /* open its DWARF too */
+	int inline_facts;  /* and work out the inline chain facts at ADDR */
+	uint64_t addr;
+};
+
+struct dso_prefetch {
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t wake;        /* a request was queued, or closing */
+	pthread_cond_t idle;        /* outstanding dropped to 0 */
+	struct dso_request *queue;
+	size_t head, nr, cap;
+	atomic_size_t outstanding;  /* requests queued and not finished */
+	int closing;
+	struct hashmap asked;       /* (dso, address) of inline requests made (the
+				     * asking thread's alone) */
+};
+
+static void *dso_prefetch_main(void *arg)
+{
+	struct dso_prefetch *p = arg;
+	pthread_mutex_lock(&p->lock);
+	for (;;) {
+		while (p->head == p->nr && !p->closing)
+			pthread_cond_wait(&p->wake, &p->lock);
+		if (p->head == p->nr)
+			break;
+		struct dso_request rq = p->queue[p->head++];
+		pthread_mutex_unlock(&p->lock);
+		load_now(rq.d);
+		struct dwarf_lines *dl = rq.dwarf ? dwarf_now(rq.d) : NULL;
+		/* inline_chain's question, asked ahead: only where it will be asked */
+		if (dl && rq.inline_facts && symbol_table_find(&rq.d->table, rq.addr))
+			dwarf_lines_prepare(dl, rq.addr + rq.d->text_offset);
+		pthread_mutex_lock(&p->lock);
+		if (p->head == p->nr)
+			p->head = p->nr = 0;
+		if (atomic_fetch_sub_explicit(&p->outstanding, 1, memory_order_release) == 1)
+			pthread_cond_broadcast(&p->idle);
+	}
+	pthread_mutex_unlock(&p->lock);
+	return NULL;
+}
+
+/* Waits until the worker has finished every request: then all dsos are the caller's. */
+static void settle(struct symbol_store *st)
+{
+	struct dso_prefetch *p = st->dso_prefetch;
+	if (!p || atomic_load_explicit(&p->outstanding, memory_order_acquire) == 0)
+		return;
+	pthread_mutex_lock(&p->lock);
+	while (atomic_load_explicit(&p->outstanding, memory_order_acquire) != 0)
+		pthread_cond_wait(&p->idle, &p->lock);
+	pthread_mutex_unlock(&p->lock);
+}
+
+static void dso_prefetch_stop(struct symbol_store *st)
+{
+	struct dso_prefetch *p = st->dso_prefetch;
+	if (!p)
+		return;
+	pthread_mutex_lock(&p->lock);
+	p->closing = 1;
+	p->head = p->nr; /* what is still queued is no longer wanted */
+	pthread_cond_signal(&p->wake);
+	pthread_mutex_unlock(&p->lock);
+	pthread_join(p->thread, NULL);
+	pthread_mutex_destroy(&p->lock);
+	pthread_cond_destroy(&p->wake);
+	pthread_cond_destroy(&p->idle);
+	free(p->queue);
+	hashmap_release(&p->asked);
+	free(p);
+	st->dso_prefetch = NULL;
+}
+
+/* The worker, started on first use; NULL when no thread can be made (then the lookups
+ * load objects themselves). */
+static struct dso_prefetch *prefetch_worker(struct symbol_store *st)
+{
+	if (st->dso_prefetch)
+		return st->dso_prefetch;
+	struct dso_prefetch *p = xcalloc(1, sizeof(*p));
+	pthread_mutex_init(&p->lock, NULL);
+	pthread_cond_init(&p->wake, NULL);
+	pthread_cond_init(&p->idle, NULL);
+	atomic_init(&p->outstanding, 0);
+	hashmap_init(&p->asked);
+	if (pthread_create(&p->thread, NULL, dso_prefetch_main, p) != 0) {
+		pthread_mutex_destroy(&p->lock);
+		pthread_cond_destroy(&p->wake);
+		pthread_cond_destroy(&p->idle);
+		hashmap_release(&p->asked);
+		free(p);
+		return NULL;
+	}
+	return st->dso_prefetch = p;
+}
+
+static void prefetch_request(struct dso_prefetch *p, struct dso_request rq)
+{
+	pthread_mutex_lock(&p->lock);
+	if (p->nr == p->cap) {
+		p->cap = p->cap ? 2 * p->cap : 64;
+		p->queue = xrealloc(p->queue, p->cap * sizeof(*p->queue));
+	}
+	p->queue[p->nr++] = rq;
+	atomic_fetch_add_explicit(&p->outstanding, 1, memory_order_relaxed);
+	pthread_cond_signal(&p->wake);
+	pthread_mutex_unlock(&p->lock);
+}
+
+void symbol_store_prefetch(struct symbol_store *st, struct dso *d, int dwarf)
+{
+	/* only ELF files: the kernel has its own thread, the rest costs nothing */
+	int want = dwarf ? 2 : 1;
+	if (d->kind != DSO_USER || d->prefetch_asked >= want)
+		return;
+	d->prefetch_asked = want;
+	struct dso_prefetch *p = prefetch_worker(st);
+	if (p)
+		prefetch_request(p, (struct dso_request){ .d = d, .dwarf = dwarf });
+}
+
+void symbol_store_prefetch_inline(struct symbol_store *st, struct dso *d, uint64_t addr)
+{
+	if (d->kind != DSO_USER)
+		return;
+	struct dso_prefetch *p = prefetch_worker(st);
+	if (!p)
+		return;
+	d->prefetch_asked = 2;
+	/* each (dso, address) once: the caller meets the same frames over and over */
+	struct { const struct dso *d; uint64_t addr; } key = { d, addr };
+	int created;
+	hashmap_intern(&p->asked, &key, sizeof(key), &created);
+	if (created)
+		prefetch_request(p, (struct dso_request){ .d = d, .dwarf = 1, .inline_facts = 1,
+							  .addr = addr });
+}
+
+int symbol_store_loading(const struct symbol_store *st)
+{
+	if (st->prefetch && !atomic_load(&st->prefetch->done))
+		return 1;
+	return st->dso_prefetch &&
+	       atomic_load_explicit(&st->dso_prefetch->outstanding, memory_order_acquire) != 0;
+}
+
+static void load(struct dso *d)
+{
+	settle(d->store);
+	load_now(d);
+}
+
+static struct dwarf_lines *dso_dwarf(struct dso *d)
+{
+	settle(d->store);
+	return dwarf_now(d);
+}
+
 const char *dso_loaded_from(struct dso *d)
 {
 	load(d);
@@ -677,18 +868,6 @@ const struct dso_symbol *dso_find_symbol(struct dso *d, uint64_t addr)
 	return symbol_table_find(&d->table, addr);
 }
 
-static struct dwarf_lines *dso_dwarf(struct dso *d)
-{
-	load(d);
-	if (!d->dwarf_tried) {
-		d->dwarf_tried = 1;
-		/* perf asks addr2line about the file the symbols came from (which answers
-		 * by ELF symbols where there is no DWARF); not about [vdso] */
-		if (d->kind == DSO_USER && d->loaded_from)
-			d->dwarf = dwarf_lines_open(d->loaded_from);
-	}
-	return d->dwarf;
-}
 
 struct inline_walk {
 	struct dso *d;

@@ -56,10 +56,20 @@ struct dso;
 struct symbol_store *symbol_store_new(const struct symbol_options *opts);
 void symbol_store_free(struct symbol_store *store);
 
-/* 1 while the kernel's symbols are still being read on a second thread (started when
- * the kernel's dso appears with a recorded build-id, i.e. samples hit the kernel): a
- * caller with other work can do it first, as the first kernel lookup waits for them. */
-int symbol_store_kernel_loading(const struct symbol_store *store);
+/* 1 while symbols are still being read on other threads: the kernel's (started when
+ * the kernel's dso appears with a recorded build-id, i.e. samples hit the kernel) or
+ * objects asked for with dso_prefetch.  A caller with other work can do it first, as
+ * the first lookup waits for them. */
+int symbol_store_loading(const struct symbol_store *store);
+
+/* Starts loading D's symbols (with DWARF set, its DWARF for inline chains and source
+ * lines too) on a worker thread, once per dso; lookups wait for it.  For callers that
+ * name frames after reading the records: the loading overlaps the reading. */
+void symbol_store_prefetch(struct symbol_store *store, struct dso *d, int dwarf);
+
+/* The same, and the DWARF walks of the inline chain at ADDR (dso_inline_chain's
+ * address) done ahead on the worker; each (dso, address) once. */
+void symbol_store_prefetch_inline(struct symbol_store *store, struct dso *d, uint64_t addr);
 
 /* Returns the dso for an object, creating it on first use (never NULL except on
  * out-of-memory).  PATH is the name as recorded (an MMAP filename, "[vdso]",

@@ -43,9 +43,9 @@ static int feed(const char *fifo, const char *s)
 static struct symbol_store *store_reading(const struct symbol_options *o)
 {
 	struct symbol_store *st = symbol_store_new(o);
-	CHECK(!symbol_store_kernel_loading(st));
+	CHECK(!symbol_store_loading(st));
 	symbol_store_dso(st, "[kernel.kallsyms]", kernel_bid, sizeof(kernel_bid));
-	int loading = symbol_store_kernel_loading(st);
+	int loading = symbol_store_loading(st);
 	CHECK(loading);
 	if (!loading) {
 		symbol_store_free(st);
@@ -103,7 +103,7 @@ int main(void)
 	if (st) {
 		CHECK(feed(fifo, text) == 0);
 		check_symbols(st);
-		CHECK(!symbol_store_kernel_loading(st));
+		CHECK(!symbol_store_loading(st));
 		symbol_store_free(st);
 	}
 
@@ -127,7 +127,7 @@ int main(void)
 	struct symbol_options op = { .kallsyms = plain };
 	st = symbol_store_new(&op);
 	symbol_store_dso(st, "[kernel.kallsyms]", NULL, 0);
-	CHECK(!symbol_store_kernel_loading(st));
+	CHECK(!symbol_store_loading(st));
 	struct dso *k = symbol_store_dso(st, "[kernel.kallsyms]", NULL, 0);
 	const struct dso_symbol *s = dso_find_symbol(k, 0xffffffff81001010);
 	CHECK(s && !strcmp(s->name, "_stext"));
