@@ -47,6 +47,7 @@ struct perf_reader {
 	const uint8_t *map;      /* PERF_INPUT_MAPPED: the whole file */
 	size_t map_size;
 	int map_is_mmap;         /* else map was malloc'ed (stdin slurped) */
+	struct page_prefetch *pages; /* maps MAP's pages ahead of POS (NULL: pump does) */
 	uint64_t pos, end;       /* MAPPED: next record, end of data section */
 	uint8_t *sbuf;           /* STREAM: buffered bytes [sbuf_start, sbuf_end) */
 	size_t sbuf_start, sbuf_end, sbuf_cap;

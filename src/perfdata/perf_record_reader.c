@@ -18,6 +18,7 @@
 #include <zstd.h>
 
 #include "base/xalloc.h"
+#include "perfdata/page_prefetch.h"
 #include "perfdata/perf_bytes.h"
 #include "perfdata/perf_reader_internal.h"
 
@@ -547,7 +548,10 @@ static int pump(struct perf_reader *r, struct tephra_error *err)
 	if (r->map_is_mmap && r->pos >= r->release_next) {
 		release_consumed_pages(r);
 		r->release_next = r->pos + RELEASE_STEP;
-		prefault_ahead(r);
+		if (r->pages)
+			page_prefetch_upto(r->pages, (size_t)r->pos, r->release_next + RELEASE_STEP);
+		else
+			prefault_ahead(r);
 	}
 	if (r->nr_parts)
 		end_of_dir_turn(r, (size_t)(r->stats.bytes_read - before));
@@ -661,6 +665,11 @@ static int open_input(struct perf_reader *r, struct tephra_error *err)
 		r->map = m;
 		r->map_size = (size_t)st.st_size;
 		r->map_is_mmap = 1;
+		/* big files: their pages are mapped ahead on a second thread */
+		if (r->map_size > 2 * RELEASE_STEP) {
+			r->pages = page_prefetch_start(r->map, r->map_size);
+			page_prefetch_upto(r->pages, 0, 2 * RELEASE_STEP);
+		}
 		r->input = PERF_INPUT_MAPPED;
 		return 0;
 	}
@@ -822,6 +831,7 @@ void perf_reader_close(struct perf_reader *r)
 		ZSTD_freeDStream(r->zstd);
 	free(r->dbuf);
 	free(r->sbuf);
+	page_prefetch_stop(r->pages);
 	if (r->map && r->map_is_mmap)
 		munmap((void *)r->map, r->map_size);
 	else

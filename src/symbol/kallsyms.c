@@ -27,7 +27,7 @@ static int binding_of(char type)
 static char *read_all(FILE *f, size_t *len, const atomic_int *stop)
 {
 	const size_t step = 256 << 10;
-	size_t cap = 1 << 20, n = 0, r, want;
+	size_t cap = 8 << 20, n = 0, r, want; /* pages are only faulted in as filled */
 	char *buf = xmalloc(cap + 1);
 
 	for (;;) {

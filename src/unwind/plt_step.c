@@ -188,6 +188,9 @@ enum plt_step_result unwind_plt_step(struct dwarf_unwinder *u)
 		return PLT_RESTART;
 	}
 	mod = km->module->mod;
+	/* almost every sample: the fast path's cached CFI row says there is CFI here */
+	if (mod && cfi_row_for(&u->rows, mod, pc, u->arch->nr_dwarf))
+		return PLT_NOT_HERE;
 	if (!mod || !(scn = plt_section_at(mod, pc, &sh, &name)) || has_cfi(mod, pc))
 		return PLT_NOT_HERE;
 	r = u->arch->elf_machine == EM_X86_64 ? step_x86_64(u)
