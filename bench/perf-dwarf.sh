@@ -46,4 +46,4 @@ fi
 n=$(nr_samples "$data")
 echo "perf-dwarf: $data: $n samples, $(size_mb "$data") MB"
 
-perf_bench "$data" "$n" dwarf -q
+perf_bench "$data" "$n" dwarf ""

@@ -19,8 +19,10 @@ struct page_prefetch {
 	pthread_cond_t cond;
 	size_t from;     /* under LOCK: the reader is here (nothing before is wanted) */
 	size_t want;     /* under LOCK: populate up to here */
+	size_t drop;     /* under LOCK: the reader is done with the pages below */
 	int stop;        /* under LOCK */
 	size_t done;     /* the thread's: populated up to here */
+	size_t dropped;  /* the thread's: released up to here */
 };
 
 static void *page_prefetch_main(void *arg)
@@ -28,15 +30,20 @@ static void *page_prefetch_main(void *arg)
 	struct page_prefetch *p = arg;
 	pthread_mutex_lock(&p->lock);
 	for (;;) {
-		while (!p->stop && p->done >= p->want)
+		while (!p->stop && p->done >= p->want && p->dropped >= p->drop)
 			pthread_cond_wait(&p->cond, &p->lock);
 		if (p->stop)
 			break;
-		size_t to = p->want;
-		/* never behind the reader: it released those pages already */
+		size_t to = p->want, drop = p->drop;
+		/* never behind the reader: it may be done with those pages already */
 		if (p->done < p->from)
 			p->done = p->from;
 		pthread_mutex_unlock(&p->lock);
+		if (p->dropped < drop) {
+			/* the kernel's page-table teardown, off the reader's thread too */
+			(void)madvise((void *)(p->map + p->dropped), drop - p->dropped, MADV_DONTNEED);
+			p->dropped = drop;
+		}
 		while (p->done < to) {
 			size_t n = to - p->done < POPULATE_CHUNK ? to - p->done : POPULATE_CHUNK;
 #ifdef MADV_POPULATE_READ
@@ -92,6 +99,19 @@ void page_prefetch_upto(struct page_prefetch *p, size_t from, size_t offset)
 		p->from = from;
 	if (offset > p->want) {
 		p->want = offset;
+		pthread_cond_signal(&p->cond);
+	}
+	pthread_mutex_unlock(&p->lock);
+}
+
+void page_prefetch_release(struct page_prefetch *p, size_t offset)
+{
+	if (!p)
+		return;
+	offset -= offset % p->page;
+	pthread_mutex_lock(&p->lock);
+	if (offset > p->drop) {
+		p->drop = offset;
 		pthread_cond_signal(&p->cond);
 	}
 	pthread_mutex_unlock(&p->lock);

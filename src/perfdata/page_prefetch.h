@@ -1,5 +1,5 @@
-/* page_prefetch.h - mapping a perf.data file's pages ahead of the reader, on a second
- * thread.
+/* page_prefetch.h - mapping a perf.data file's pages ahead of the reader and dropping
+ * them behind it, on a second thread.
  *
  * The reader walks its mmap of the file once, front to back.  Populating the page
  * tables in large batches (MADV_POPULATE_READ) is cheaper than a fault per 64 KB,
@@ -21,6 +21,11 @@ struct page_prefetch *page_prefetch_start(const void *map, size_t size);
  * mapped (both only ever grow; pages behind FROM are never mapped again, the reader
  * may have released them). */
 void page_prefetch_upto(struct page_prefetch *p, size_t from, size_t offset);
+
+/* The reader no longer needs the pages below byte OFFSET: the thread drops them
+ * (MADV_DONTNEED), which keeps the resident size bounded without the reader paying
+ * for the page-table teardown. */
+void page_prefetch_release(struct page_prefetch *p, size_t offset);
 
 /* Stops and joins the thread; NULL is fine. */
 void page_prefetch_stop(struct page_prefetch *p);

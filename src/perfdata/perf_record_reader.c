@@ -449,7 +449,10 @@ static void release_consumed_pages(struct perf_reader *r)
 		keep = (uint64_t)r->current.file_offset;
 	keep -= keep % page;
 	if (keep > r->released) {
-		madvise((void *)(r->map + r->released), keep - r->released, MADV_DONTNEED);
+		if (r->pages)
+			page_prefetch_release(r->pages, (size_t)keep);
+		else
+			madvise((void *)(r->map + r->released), keep - r->released, MADV_DONTNEED);
 		r->released = keep;
 	}
 }

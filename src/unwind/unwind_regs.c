@@ -76,15 +76,24 @@ int unwind_regs_to_dwarf(const struct unwind_arch_desc *a, uint64_t mask, const 
 			 uint64_t dwarf[UNWIND_MAX_DWARF_REGS], uint32_t *dwarf_valid,
 			 uint64_t *sp, uint64_t *ip)
 {
+	/* where each perf register sits in the packed array (-1: not recorded), in one
+	 * pass over the mask rather than a bit count per register */
+	int8_t slot[64];
+	int8_t n = 0;
+	for (unsigned r = 0; r < 64; r++)
+		slot[r] = (mask >> r) & 1 ? n++ : -1;
 	*dwarf_valid = 0;
-	if (!regs || !unwind_perf_reg(mask, regs, a->perf_sp, sp) ||
-	    !unwind_perf_reg(mask, regs, a->perf_ip, ip))
+	if (!regs || slot[a->perf_sp] < 0 || slot[a->perf_ip] < 0)
 		return -1;
+	*sp = regs[slot[a->perf_sp]];
+	*ip = regs[slot[a->perf_ip]];
 	for (unsigned i = 0; i < a->nr_dwarf; i++) {
 		int p = a->perf_of_dwarf[i];
 
-		if (p >= 0 && unwind_perf_reg(mask, regs, (unsigned)p, &dwarf[i]))
+		if (p >= 0 && p < 64 && slot[p] >= 0) {
+			dwarf[i] = regs[slot[p]];
 			*dwarf_valid |= 1u << i;
+		}
 	}
 	return 0;
 }
