@@ -48,6 +48,18 @@ struct inline_facts {
 	int nr_callers;
 };
 
+/* A unit's functions as pick_function meets them first: every subprogram, inlined
+ * subroutine and entry point not nested in another function, in DIE order, with its
+ * ranges.  Built with one walk of the unit; a lookup then scans this list instead of
+ * decoding every DIE of the unit again (glibc's units hold thousands of type DIEs). */
+struct unit_functions {
+	Dwarf_Die *dies;
+	uint32_t *first_range;   /* per function: index into ranges, and ... */
+	uint32_t *nr_ranges;     /* ... how many */
+	Dwarf_Addr (*ranges)[2]; /* [lo, hi) */
+	size_t nr, cap, nr_all, cap_all;
+};
+
 struct dwarf_lines {
 	Dwfl *dwfl;
 	Dwfl_Module *mod;
@@ -63,6 +75,8 @@ struct dwarf_lines {
 	size_t nr_answers, cap_answers;
 	struct hashmap function_state;    /* DIE offset -> FN_* */
 	struct hashmap facts;             /* module address -> index in facts_list */
+	struct hashmap unit_index;        /* unit DIE offset -> index in units */
+	struct unit_functions *units;
 	struct inline_facts *facts_list;
 	size_t nr_facts, cap_facts;
 	char **renamed;                   /* FN_RENAMED + i: the ELF name taken for good */
@@ -157,7 +171,16 @@ struct dwarf_lines *dwarf_lines_open(const char *path)
 	hashmap_init(&dl->answers);
 	hashmap_init(&dl->function_state);
 	hashmap_init(&dl->facts);
+	hashmap_init(&dl->unit_index);
 	return dl;
+}
+
+static void unit_functions_free(struct unit_functions *u)
+{
+	free(u->dies);
+	free(u->first_range);
+	free(u->nr_ranges);
+	free(u->ranges);
 }
 
 void dwarf_lines_close(struct dwarf_lines *dl)
@@ -186,6 +209,10 @@ void dwarf_lines_close(struct dwarf_lines *dl)
 		free(dl->facts_list[i].callers);
 	free(dl->facts_list);
 	hashmap_release(&dl->facts);
+	for (size_t i = 0; i < hashmap_count(&dl->unit_index); i++)
+		unit_functions_free(&dl->units[i]);
+	free(dl->units);
+	hashmap_release(&dl->unit_index);
 	free(dl);
 }
 
@@ -282,6 +309,75 @@ static void pick_function(Dwarf_Die *parent, Dwarf_Addr addr, struct function_pi
 	} while (dwarf_siblingof(&child, &child) == 0);
 }
 
+static void collect_functions(Dwarf_Die *parent, struct unit_functions *u)
+{
+	Dwarf_Die child;
+	if (dwarf_child(parent, &child) != 0)
+		return;
+	do {
+		int tag = dwarf_tag(&child);
+		if (tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine ||
+		    tag == DW_TAG_entry_point) {
+			if (u->nr == u->cap) {
+				u->cap = u->cap ? 2 * u->cap : 64;
+				u->dies = xrealloc(u->dies, u->cap * sizeof(*u->dies));
+				u->first_range = xrealloc(u->first_range, u->cap * sizeof(*u->first_range));
+				u->nr_ranges = xrealloc(u->nr_ranges, u->cap * sizeof(*u->nr_ranges));
+			}
+			u->dies[u->nr] = child;
+			u->first_range[u->nr] = (uint32_t)u->nr_all;
+			Dwarf_Addr base, lo, hi;
+			ptrdiff_t off = 0;
+			while ((off = dwarf_ranges(&child, off, &base, &lo, &hi)) > 0) {
+				if (u->nr_all == u->cap_all) {
+					u->cap_all = u->cap_all ? 2 * u->cap_all : 64;
+					u->ranges = xrealloc(u->ranges, u->cap_all * sizeof(*u->ranges));
+				}
+				u->ranges[u->nr_all][0] = lo;
+				u->ranges[u->nr_all][1] = hi;
+				u->nr_all++;
+			}
+			u->nr_ranges[u->nr] = (uint32_t)(u->nr_all - u->first_range[u->nr]);
+			u->nr++;
+		} else if (dwarf_haschildren(&child)) {
+			collect_functions(&child, u);
+		}
+	} while (dwarf_siblingof(&child, &child) == 0);
+}
+
+
+/* pick_function on unit CU, through its list of functions (made once). */
+static void pick_in_unit(struct dwarf_lines *dl, Dwarf_Die *cu, Dwarf_Addr addr,
+			 struct function_pick *p)
+{
+	Dwarf_Off off = dwarf_dieoffset(cu);
+	int created;
+	size_t i = hashmap_intern(&dl->unit_index, &off, sizeof(off), &created);
+	if (created) {
+		dl->units = xrealloc(dl->units, (i + 1) * sizeof(*dl->units));
+		memset(&dl->units[i], 0, sizeof(dl->units[i]));
+		collect_functions(cu, &dl->units[i]);
+	}
+	struct unit_functions *u = &dl->units[i];
+	for (size_t f = 0; f < u->nr; f++) {
+		int holds = 0;
+		for (uint32_t k = u->first_range[f]; k < u->first_range[f] + u->nr_ranges[f]; k++) {
+			Dwarf_Addr lo = u->ranges[k][0], hi = u->ranges[k][1];
+			if (lo <= addr && addr < hi) {
+				holds = 1;
+				if (!p->found || hi - lo <= p->len) {
+					p->die = u->dies[f];
+					p->len = hi - lo;
+					p->found = 1;
+				}
+			}
+		}
+		/* what is inlined into a function lies within its ranges */
+		if (holds)
+			pick_function(&u->dies[f], addr, p);
+	}
+}
+
 /* The unit holding ADDR (module address): .debug_aranges first, then each unit's
  * own ranges (units without aranges, e.g. Rust's std, are found this way). */
 static Dwarf_Die *unit_at(struct dwarf_lines *dl, Dwarf_Addr addr, Dwarf_Addr *bias)
@@ -325,7 +421,7 @@ static void compute_facts(struct dwarf_lines *dl, Dwarf_Addr addr, struct inline
 	Dwarf_Die *cu = dl->has_dwarf ? unit_at(dl, addr, &bias) : NULL;
 	struct function_pick p = { .found = 0 };
 	if (cu)
-		pick_function(cu, addr - bias, &p);
+		pick_in_unit(dl, cu, addr - bias, &p);
 	f->fn.file = cu ? a2l_line_at(cu, addr - bias, &f->fn.line) : NULL;
 	f->found = p.found;
 	if (p.found) {
