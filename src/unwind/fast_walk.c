@@ -66,7 +66,7 @@ enum fast_walk_result unwind_fast_walk(struct dwarf_unwinder *u)
 				break;
 			case CFI_AT_CFA:
 				/* an unreadable slot leaves the register unknown, as in libdwfl */
-				if (!unwind_read_word(u, cfa + row->off[r], &next[r])) {
+				if (!unwind_read_word_fast(u, cfa + row->off[r], &next[r])) {
 					if (u->want_learn || u->want_rebuild)
 						return FAST_RESTART;
 					continue;

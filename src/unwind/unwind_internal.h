@@ -6,6 +6,7 @@
 
 #include <elf.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <elfutils/libdwfl.h>
 
@@ -55,6 +56,19 @@ struct dwarf_unwinder {
 
 /* One 64-bit word of the sampled process at ADDR (see dwarf_unwind.c). */
 int unwind_read_word(struct dwarf_unwinder *u, uint64_t addr, uint64_t *value);
+
+/* The same, inline where the word lies in the sample's stack copy (most reads of a
+ * walk): the call is a noticeable share of a deep walk. */
+static inline int unwind_read_word_fast(struct dwarf_unwinder *u, uint64_t addr,
+					uint64_t *value)
+{
+	if (addr >= u->sp && addr - u->sp <= u->stack_avail &&
+	    u->stack_avail - (addr - u->sp) >= sizeof(*value)) {
+		memcpy(value, u->sample->stack + (addr - u->sp), sizeof(*value));
+		return 1;
+	}
+	return unwind_read_word(u, addr, value);
+}
 
 /* Ends the walk with status ST (the frame callback or the fast path decided it). */
 void unwind_stop(struct dwarf_unwinder *u, enum unwind_status st, uint64_t addr);
