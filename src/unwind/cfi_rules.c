@@ -85,6 +85,14 @@ static int decode_row(Dwarf_Frame *frame, unsigned nregs, struct cfi_row *row)
 		else
 			return -1;
 	}
+	row->same_mask = 0;
+	row->nr_special = 0;
+	for (unsigned r = 0; r < nregs; r++) {
+		if (row->rule[r] == CFI_SAME)
+			row->same_mask |= 1u << r;
+		else if (row->rule[r] != CFI_UNDEFINED)
+			row->special[row->nr_special++] = (uint8_t)r;
+	}
 	return 0;
 }
 

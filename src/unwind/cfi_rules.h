@@ -30,6 +30,9 @@ struct cfi_row {
 	unsigned ra_reg;    /* the return-address column */
 	uint8_t rule[UNWIND_MAX_DWARF_REGS];
 	uint64_t off[UNWIND_MAX_DWARF_REGS];
+	uint32_t same_mask;  /* the registers whose rule is CFI_SAME */
+	uint8_t nr_special;  /* the registers saved at or computed from the CFA, ... */
+	uint8_t special[UNWIND_MAX_DWARF_REGS]; /* ... in register order */
 };
 
 struct cfi_row_cache {

@@ -13,7 +13,7 @@ enum fast_walk_result unwind_fast_walk(struct dwarf_unwinder *u)
 {
 	struct unwind_result *res = u->res;
 	const unsigned nregs = u->arch->nr_dwarf;
-	uint64_t regs[UNWIND_MAX_DWARF_REGS], next[UNWIND_MAX_DWARF_REGS];
+	uint64_t regs[UNWIND_MAX_DWARF_REGS];
 	uint32_t valid = u->dwarf_valid, next_valid;
 	uint64_t pc = u->ip;
 
@@ -54,36 +54,28 @@ enum fast_walk_result unwind_fast_walk(struct dwarf_unwinder *u)
 		if (!row || !(valid & (1u << row->cfa_reg)))
 			return FAST_LIBDWFL;
 		cfa = regs[row->cfa_reg] + row->cfa_off;
-		next_valid = 0;
-		for (unsigned r = 0; r < nregs; r++) {
-			switch (row->rule[r]) {
-			case CFI_UNDEFINED:
-				continue;
-			case CFI_SAME:
-				if (!(valid & (1u << r)))
-					continue;
-				next[r] = regs[r];
-				break;
-			case CFI_AT_CFA:
+		/* registers the row keeps stay as they are (when known); only the saved and
+		 * computed ones change, each from the CFA alone, so in place */
+		next_valid = valid & row->same_mask;
+		for (unsigned k = 0; k < row->nr_special; k++) {
+			unsigned r = row->special[k];
+			if (row->rule[r] == CFI_AT_CFA) {
 				/* an unreadable slot leaves the register unknown, as in libdwfl */
-				if (!unwind_read_word_fast(u, cfa + row->off[r], &next[r])) {
+				if (!unwind_read_word_fast(u, cfa + row->off[r], &regs[r])) {
 					if (u->want_learn || u->want_rebuild)
 						return FAST_RESTART;
 					continue;
 				}
-				break;
-			case CFI_VAL_CFA:
-				next[r] = cfa + row->off[r];
-				break;
+			} else {
+				regs[r] = cfa + row->off[r];
 			}
 			next_valid |= 1u << r;
 		}
 		/* No return address (undefined, unreadable) or 0: libdwfl's outermost frame;
 		 * the caller tells a finished walk from a cut one by read_failed. */
-		if (!(next_valid & (1u << row->ra_reg)) || next[row->ra_reg] == 0)
+		if (!(next_valid & (1u << row->ra_reg)) || regs[row->ra_reg] == 0)
 			return FAST_DONE;
-		pc = next[row->ra_reg];
-		memcpy(regs, next, sizeof(regs));
+		pc = regs[row->ra_reg];
 		valid = next_valid;
 	}
 }

@@ -80,8 +80,9 @@ int unwind_regs_to_dwarf(const struct unwind_arch_desc *a, uint64_t mask, const 
 	 * pass over the mask rather than a bit count per register */
 	int8_t slot[64];
 	int8_t n = 0;
-	for (unsigned r = 0; r < 64; r++)
-		slot[r] = (mask >> r) & 1 ? n++ : -1;
+	memset(slot, -1, sizeof(slot));
+	for (uint64_t m = mask; m; m &= m - 1)
+		slot[__builtin_ctzll(m)] = n++;
 	*dwarf_valid = 0;
 	if (!regs || slot[a->perf_sp] < 0 || slot[a->perf_ip] < 0)
 		return -1;
