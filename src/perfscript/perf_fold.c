@@ -606,9 +606,11 @@ int perf_fold_file(const char *path, const struct perf_fold_options *o, struct f
 	r.prefetched = xcalloc(PREFETCH_FILTER, sizeof(*r.prefetched));
 	int rc = perf_session_run(&s, &f, fold_sample, &r, err);
 	name_pending(&r);
-	if (r.quality && stack_quality_has_walks(r.quality))
+	if (r.quality && stack_quality_has_walks(r.quality)) {
+		perf_session_end_progress(&s); /* the block would start on the progress line */
 		stack_quality_print_brief(r.quality, o->quality_who ? o->quality_who : "tephra",
 					  path, perf_reader_stats(s.reader), o->quality);
+	}
 	/* each unique raw stack was named once; the table merges stacks whose names meet */
 	for (size_t i = 0; i < hashmap_count(&r.stacks); i++)
 		fold_table_add(out, r.frame_ids + r.stack_ids[i], r.stack_lens[i],

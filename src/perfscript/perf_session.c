@@ -39,10 +39,16 @@ int perf_session_open(struct perf_session *s, const char *path, const struct sym
 	return 0;
 }
 
-void perf_session_close(struct perf_session *s)
+void perf_session_end_progress(struct perf_session *s)
 {
 	if (s->progress)
 		fputs("\r              \r", stderr); /* wipe the progress line */
+	s->progress = 0;
+}
+
+void perf_session_close(struct perf_session *s)
+{
+	perf_session_end_progress(s);
 	frame_resolver_release(&s->resolver);
 	sample_unwinder_free(s->unwinder);
 	machine_free(s->machine);

@@ -52,6 +52,10 @@ int perf_session_open(struct perf_session *s, const char *path, const struct sym
 		      int progress, struct tephra_error *err);
 void perf_session_close(struct perf_session *s);
 
+/* Wipes the progress line ("tephra: 100%", no newline) from stderr now, so that what is
+ * printed next starts on a line of its own; no more progress is shown. */
+void perf_session_end_progress(struct perf_session *s);
+
 /* Reads to the end, calling ON_SAMPLE for each selected sample (it returns 0 to go on, or
  * non-zero to stop).  Returns 0, or -1 with ERR on bad input. */
 int perf_session_run(struct perf_session *s, const struct perf_session_filter *f,

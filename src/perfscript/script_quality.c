@@ -91,14 +91,11 @@ void script_quality_sample(struct script_quality *sq, struct perf_session *s,
 				   ps->sample->user_stack_size);
 }
 
-void script_quality_print(const struct script_quality *sq, const struct perf_session *s,
+void script_quality_print(const struct script_quality *sq, struct perf_session *s,
 			  const char *who, FILE *out)
 {
 	if (!sq || !stack_quality_has_walks(sq->q))
 		return;
-	/* the progress line ("tephra: 100%", no newline) is wiped only when the session
-	 * closes: the block would start after it */
-	if (s->progress)
-		fputs("\r              \r", out);
+	perf_session_end_progress(s); /* the block would start on the progress line */
 	stack_quality_print_brief(sq->q, who, s->path, perf_reader_stats(s->reader), out);
 }

@@ -42,7 +42,7 @@ void script_quality_sample(struct script_quality *sq, struct perf_session *s,
 
 /* The short block on OUT, headed WHO, when some sample was unwound from DWARF
  * (nothing otherwise).  Call before closing the session (it names its objects). */
-void script_quality_print(const struct script_quality *sq, const struct perf_session *s,
+void script_quality_print(const struct script_quality *sq, struct perf_session *s,
 			  const char *who, FILE *out);
 
 #endif
