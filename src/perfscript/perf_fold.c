@@ -572,22 +572,6 @@ static void filter_of(const struct perf_fold_options *o, struct perf_session_fil
 	f->nr_comms = o->nr_comms;
 }
 
-/* Whether a sample of the recording can carry a user stack to unwind (the stack-quality
- * block reports nothing else).  A file's header lists every event; a pipe-mode
- * stream's may come later: then assume so. */
-static int may_unwind(const struct perf_reader *reader)
-{
-	size_t n = perf_reader_nr_events(reader);
-	if (!n)
-		return 1;
-	for (size_t i = 0; i < n; i++) {
-		const struct perf_event_desc *d = perf_reader_event(reader, i);
-		if (d && (d->attr.sample_type & PERF_ST_STACK_USER))
-			return 1;
-	}
-	return 0;
-}
-
 int perf_fold_file(const char *path, const struct perf_fold_options *o, struct fold_table *out,
 		   struct tephra_error *err)
 {
@@ -600,7 +584,7 @@ int perf_fold_file(const char *path, const struct perf_fold_options *o, struct f
 	s.max_stack = r.max_stack;
 	filter_of(o, &f);
 	/* the block prints nothing where no sample can carry a user stack: skip its work */
-	if (o->quality && may_unwind(s.reader))
+	if (o->quality && stack_quality_may_unwind(s.reader))
 		r.quality = stack_quality_new();
 	r.defer_names = 1;
 	r.prefetched = xcalloc(PREFETCH_FILTER, sizeof(*r.prefetched));
