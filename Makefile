@@ -33,7 +33,7 @@ LIBTEPHRA := $(BUILD)/libtephra.a
 # Extra targets contributed by build.mk fragments (Valgrind tool, QEMU plugin, …).
 EXTRA_ALL :=
 
-.PHONY: all check demo bench deps deps-test deps-demo clean unit asan
+.PHONY: all check demo bench deps deps-test deps-demo clean unit asan tsan
 all: $(TEPHRA) $(LIBTEPHRA) $(UNIT_BINS)
 
 -include $(sort $(wildcard */build.mk src/*/build.mk))
@@ -66,9 +66,16 @@ deps-demo:
 asan:
 	@$(MAKE) --no-print-directory BUILD=build/asan SAN=1 OPT=-O1 all
 
+# ThreadSanitizer build of the CLI alone: the fold's helper threads are checked with it
+# (tests/perf-dwarf/threads.test.sh).
+tsan:
+	@$(MAKE) --no-print-directory BUILD=build/tsan SAN= OPT=-O1 \
+		CFLAGS="-fsanitize=thread" LDFLAGS="-fsanitize=thread" build/tsan/tephra
+
 check: deps-test
 	@$(MAKE) --no-print-directory all
 	@$(MAKE) --no-print-directory asan
+	@$(MAKE) --no-print-directory tsan
 	@tests/run-all
 
 demo: deps-demo

@@ -589,6 +589,9 @@ int perf_fold_file(const char *path, const struct perf_fold_options *o, struct f
 	r.defer_names = 1;
 	r.prefetched = xcalloc(PREFETCH_FILTER, sizeof(*r.prefetched));
 	int rc = perf_session_run(&s, &f, fold_sample, &r, err);
+	/* help the worker before waiting on the kernel's symbols (the first stack named
+	 * may well have a kernel frame) */
+	symbol_store_settle(s.store);
 	name_pending(&r);
 	if (r.quality && stack_quality_has_walks(r.quality)) {
 		perf_session_end_progress(&s); /* the block would start on the progress line */

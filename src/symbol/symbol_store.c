@@ -698,52 +698,99 @@ struct dso_request {
 struct dso_prefetch {
 	pthread_t thread;
 	pthread_mutex_t lock;
-	pthread_cond_t wake;        /* a request was queued, or closing */
-	pthread_cond_t idle;        /* outstanding dropped to 0 */
-	struct dso_request *queue;
+	pthread_cond_t wake;        /* a request was queued or freed up, or closing */
+	pthread_cond_t progress;    /* a request was finished */
+	struct dso_request *queue;  /* taken requests have d == NULL */
 	size_t head, nr, cap;
 	atomic_size_t outstanding;  /* requests queued and not finished */
+	const struct dso *working;  /* the dso the worker is loading (NULL: none) */
+	const struct dso *helping;  /* the dso the caller's thread is loading, see settle */
 	int closing;
 	struct hashmap asked;       /* (dso, address) of inline requests made (the
 				     * asking thread's alone) */
 };
 
+/* One request: whichever thread runs it owns the dso meanwhile. */
+static void prefetch_run(struct dso_request rq)
+{
+	load_now(rq.d);
+	struct dwarf_lines *dl = rq.dwarf ? dwarf_now(rq.d) : NULL;
+	/* inline_chain's question, asked ahead: only where it will be asked */
+	if (dl && rq.inline_facts && symbol_table_find(&rq.d->table, rq.addr))
+		dwarf_lines_prepare(dl, rq.addr + rq.d->text_offset);
+}
+
+/* Under LOCK: the first queued request whose dso is not BUSY (the other thread's), or
+ * -1.  Requests of one dso thus run one at a time, in queue order. */
+static ptrdiff_t next_request(struct dso_prefetch *p, const struct dso *busy)
+{
+	while (p->head < p->nr && !p->queue[p->head].d)
+		p->head++;
+	if (p->head == p->nr) {
+		p->head = p->nr = 0;
+		return -1;
+	}
+	for (size_t i = p->head; i < p->nr; i++)
+		if (p->queue[i].d && p->queue[i].d != busy)
+			return (ptrdiff_t)i;
+	return -1;
+}
+
 static void *dso_prefetch_main(void *arg)
 {
 	struct dso_prefetch *p = arg;
+	ptrdiff_t i = -1;
 	pthread_mutex_lock(&p->lock);
 	for (;;) {
-		while (p->head == p->nr && !p->closing)
+		while (!p->closing && (i = next_request(p, p->helping)) < 0)
 			pthread_cond_wait(&p->wake, &p->lock);
-		if (p->head == p->nr)
+		if (p->closing)
 			break;
-		struct dso_request rq = p->queue[p->head++];
+		struct dso_request rq = p->queue[i];
+		p->queue[i].d = NULL;
+		p->working = rq.d;
 		pthread_mutex_unlock(&p->lock);
-		load_now(rq.d);
-		struct dwarf_lines *dl = rq.dwarf ? dwarf_now(rq.d) : NULL;
-		/* inline_chain's question, asked ahead: only where it will be asked */
-		if (dl && rq.inline_facts && symbol_table_find(&rq.d->table, rq.addr))
-			dwarf_lines_prepare(dl, rq.addr + rq.d->text_offset);
+		prefetch_run(rq);
 		pthread_mutex_lock(&p->lock);
-		if (p->head == p->nr)
-			p->head = p->nr = 0;
-		if (atomic_fetch_sub_explicit(&p->outstanding, 1, memory_order_release) == 1)
-			pthread_cond_broadcast(&p->idle);
+		p->working = NULL;
+		atomic_fetch_sub_explicit(&p->outstanding, 1, memory_order_release);
+		pthread_cond_broadcast(&p->progress);
 	}
 	pthread_mutex_unlock(&p->lock);
 	return NULL;
 }
 
-/* Waits until the worker has finished every request: then all dsos are the caller's. */
+/* Returns once every request is finished: then all dsos are the caller's.  Meanwhile
+ * the caller's thread runs the requests of other dsos than the worker's (at the end of
+ * a fold the main thread would otherwise sit idle while the worker finishes). */
 static void settle(struct symbol_store *st)
 {
 	struct dso_prefetch *p = st->dso_prefetch;
 	if (!p || atomic_load_explicit(&p->outstanding, memory_order_acquire) == 0)
 		return;
 	pthread_mutex_lock(&p->lock);
-	while (atomic_load_explicit(&p->outstanding, memory_order_acquire) != 0)
-		pthread_cond_wait(&p->idle, &p->lock);
+	while (atomic_load_explicit(&p->outstanding, memory_order_acquire) != 0) {
+		ptrdiff_t i = next_request(p, p->working);
+		if (i < 0) {
+			pthread_cond_wait(&p->progress, &p->lock);
+			continue;
+		}
+		struct dso_request rq = p->queue[i];
+		p->queue[i].d = NULL;
+		p->helping = rq.d;
+		pthread_mutex_unlock(&p->lock);
+		prefetch_run(rq);
+		pthread_mutex_lock(&p->lock);
+		p->helping = NULL;
+		atomic_fetch_sub_explicit(&p->outstanding, 1, memory_order_release);
+		pthread_cond_signal(&p->wake); /* the worker may wait for that dso */
+	}
 	pthread_mutex_unlock(&p->lock);
+}
+
+void symbol_store_settle(struct symbol_store *st)
+{
+	settle(st);
 }
 
 static void dso_prefetch_stop(struct symbol_store *st)
@@ -759,7 +806,7 @@ static void dso_prefetch_stop(struct symbol_store *st)
 	pthread_join(p->thread, NULL);
 	pthread_mutex_destroy(&p->lock);
 	pthread_cond_destroy(&p->wake);
-	pthread_cond_destroy(&p->idle);
+	pthread_cond_destroy(&p->progress);
 	free(p->queue);
 	hashmap_release(&p->asked);
 	free(p);
@@ -775,13 +822,13 @@ static struct dso_prefetch *prefetch_worker(struct symbol_store *st)
 	struct dso_prefetch *p = xcalloc(1, sizeof(*p));
 	pthread_mutex_init(&p->lock, NULL);
 	pthread_cond_init(&p->wake, NULL);
-	pthread_cond_init(&p->idle, NULL);
+	pthread_cond_init(&p->progress, NULL);
 	atomic_init(&p->outstanding, 0);
 	hashmap_init(&p->asked);
 	if (pthread_create(&p->thread, NULL, dso_prefetch_main, p) != 0) {
 		pthread_mutex_destroy(&p->lock);
 		pthread_cond_destroy(&p->wake);
-		pthread_cond_destroy(&p->idle);
+		pthread_cond_destroy(&p->progress);
 		hashmap_release(&p->asked);
 		free(p);
 		return NULL;

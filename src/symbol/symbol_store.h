@@ -71,6 +71,10 @@ void symbol_store_prefetch(struct symbol_store *store, struct dso *d, int dwarf)
  * address) done ahead on the worker; each (dso, address) once. */
 void symbol_store_prefetch_inline(struct symbol_store *store, struct dso *d, uint64_t addr);
 
+/* Returns when the worker has finished every request, the calling thread taking its
+ * share of them meanwhile (any lookup does this first anyway). */
+void symbol_store_settle(struct symbol_store *store);
+
 /* Returns the dso for an object, creating it on first use (never NULL except on
  * out-of-memory).  PATH is the name as recorded (an MMAP filename, "[vdso]",
  * "[kernel.kallsyms]", "[modname]", "/tmp/perf-123.map"); BUILD_ID may be NULL.
