@@ -60,6 +60,13 @@ struct unit_functions {
 	size_t nr, cap, nr_all, cap_all;
 };
 
+/* A unit's address range (module address = range + bias), for unit_at's scan. */
+struct unit_range {
+	Dwarf_Addr lo, hi;
+	Dwarf_Die *cu;
+	Dwarf_Addr bias;
+};
+
 struct dwarf_lines {
 	Dwfl *dwfl;
 	Dwfl_Module *mod;
@@ -76,6 +83,9 @@ struct dwarf_lines {
 	struct hashmap function_state;    /* DIE offset -> FN_* */
 	struct hashmap facts;             /* module address -> index in facts_list */
 	struct hashmap unit_index;        /* unit DIE offset -> index in units */
+	struct unit_range *unit_ranges;   /* every unit's ranges, in unit order */
+	size_t nr_unit_ranges, cap_unit_ranges;
+	int unit_ranges_done;
 	struct unit_functions *units;
 	struct inline_facts *facts_list;
 	size_t nr_facts, cap_facts;
@@ -212,6 +222,7 @@ void dwarf_lines_close(struct dwarf_lines *dl)
 	for (size_t i = 0; i < hashmap_count(&dl->unit_index); i++)
 		unit_functions_free(&dl->units[i]);
 	free(dl->units);
+	free(dl->unit_ranges);
 	hashmap_release(&dl->unit_index);
 	free(dl);
 }
@@ -386,10 +397,33 @@ static Dwarf_Die *unit_at(struct dwarf_lines *dl, Dwarf_Addr addr, Dwarf_Addr *b
 	Dwarf_Die *cu = dwfl_module_addrdie(dl->mod, addr, bias);
 	if (cu && dwarf_haspc(cu, addr - *bias) > 0)
 		return cu;
-	cu = NULL;
-	while ((cu = dwfl_module_nextcu(dl->mod, cu, bias)) != NULL)
-		if (dwarf_haspc(cu, addr - *bias) > 0)
-			return cu;
+	/* every unit's ranges, in unit order, gathered once: glibc has ~2000 units, and
+	 * its assembler functions are in no arange */
+	if (!dl->unit_ranges_done) {
+		dl->unit_ranges_done = 1;
+		Dwarf_Addr b = 0;
+		cu = NULL;
+		while ((cu = dwfl_module_nextcu(dl->mod, cu, &b)) != NULL) {
+			Dwarf_Addr base, lo, hi;
+			ptrdiff_t off = 0;
+			while ((off = dwarf_ranges(cu, off, &base, &lo, &hi)) > 0) {
+				if (dl->nr_unit_ranges == dl->cap_unit_ranges) {
+					dl->cap_unit_ranges = dl->cap_unit_ranges ? 2 * dl->cap_unit_ranges : 256;
+					dl->unit_ranges = xrealloc(dl->unit_ranges, dl->cap_unit_ranges *
+									    sizeof(*dl->unit_ranges));
+				}
+				dl->unit_ranges[dl->nr_unit_ranges++] =
+					(struct unit_range){ lo, hi, cu, b };
+			}
+		}
+	}
+	for (size_t i = 0; i < dl->nr_unit_ranges; i++) {
+		const struct unit_range *u = &dl->unit_ranges[i];
+		if (u->lo <= addr - u->bias && addr - u->bias < u->hi) {
+			*bias = u->bias;
+			return u->cu;
+		}
+	}
 	return NULL;
 }
 
