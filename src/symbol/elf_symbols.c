@@ -106,19 +106,40 @@ const char *elf_handle_debuglink(struct elf_handle *h)
 }
 
 /* perf converts symbol values to file offsets with the PT_LOAD segment containing
- * them (p_vaddr - p_offset), falling back to the section (sh_addr - sh_offset). */
-static int load_bias_of(Elf *elf, uint64_t value, uint64_t *bias)
+ * them (p_vaddr - p_offset), falling back to the section (sh_addr - sh_offset).  An
+ * ELF's PT_LOAD segments, read once per table (a symbol table has thousands of
+ * entries, a file a handful of segments). */
+struct load_segments {
+	GElf_Phdr *ph;
+	size_t nr;
+};
+
+static void load_segments_of(Elf *elf, struct load_segments *s)
 {
 	size_t n;
-
+	s->ph = NULL;
+	s->nr = 0;
 	if (!elf || elf_getphdrnum(elf, &n) != 0)
-		return -1;
+		return;
+	size_t cap = 0;
 	for (size_t i = 0; i < n; i++) {
 		GElf_Phdr ph;
 		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD)
 			continue;
-		if (value >= ph.p_vaddr && value < ph.p_vaddr + ph.p_memsz) {
-			*bias = ph.p_vaddr - ph.p_offset;
+		if (s->nr == cap) {
+			cap = cap ? 2 * cap : 8;
+			s->ph = xrealloc(s->ph, cap * sizeof(*s->ph));
+		}
+		s->ph[s->nr++] = ph;
+	}
+}
+
+static int load_bias_of(const struct load_segments *s, uint64_t value, uint64_t *bias)
+{
+	for (size_t i = 0; i < s->nr; i++) {
+		const GElf_Phdr *ph = &s->ph[i];
+		if (value >= ph->p_vaddr && value < ph->p_vaddr + ph->p_memsz) {
+			*bias = ph->p_vaddr - ph->p_offset;
 			return 0;
 		}
 	}
@@ -158,6 +179,9 @@ static size_t load_symtab(struct symbol_table *t, Elf *syms_elf, Elf *runtime_el
 	    !gelf_getehdr(syms_elf, &eh))
 		return 0;
 	size_t nr = data->d_size / symshdr.sh_entsize, added = 0;
+	struct load_segments runtime_segs, syms_segs;
+	load_segments_of(runtime_elf, &runtime_segs);
+	load_segments_of(syms_elf, &syms_segs);
 	for (size_t i = 0; i < nr; i++) {
 		GElf_Sym sym;
 		int is_label;
@@ -184,13 +208,15 @@ static size_t load_symtab(struct symbol_table *t, Elf *syms_elf, Elf *runtime_el
 				continue;
 		}
 		uint64_t bias;
-		if (load_bias_of(runtime_elf, sym.st_value, &bias) != 0 &&
-		    load_bias_of(syms_elf, sym.st_value, &bias) != 0)
+		if (load_bias_of(&runtime_segs, sym.st_value, &bias) != 0 &&
+		    load_bias_of(&syms_segs, sym.st_value, &bias) != 0)
 			bias = shdr.sh_addr - shdr.sh_offset;
 		symbol_table_add(t, sym.st_value - bias, sym.st_size, GELF_ST_BIND(sym.st_info),
 				 name);
 		added++;
 	}
+	free(runtime_segs.ph);
+	free(syms_segs.ph);
 	return added;
 }
 
