@@ -289,28 +289,39 @@ struct function_pick {
 	int found;
 };
 
+static int is_function(int tag)
+{
+	return tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine ||
+	       tag == DW_TAG_entry_point;
+}
+
+/* Function DIE's range [LO, HI): whether it holds ADDR, taking DIE when it is the
+ * smallest so far (the later one on a tie). */
+static int consider_range(struct function_pick *p, const Dwarf_Die *die, Dwarf_Addr lo,
+			  Dwarf_Addr hi, Dwarf_Addr addr)
+{
+	if (!(lo <= addr && addr < hi))
+		return 0;
+	if (!p->found || hi - lo <= p->len) {
+		p->die = *die;
+		p->len = hi - lo;
+		p->found = 1;
+	}
+	return 1;
+}
+
 static void pick_function(Dwarf_Die *parent, Dwarf_Addr addr, struct function_pick *p)
 {
 	Dwarf_Die child;
 	if (dwarf_child(parent, &child) != 0)
 		return;
 	do {
-		int tag = dwarf_tag(&child);
-		if (tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine ||
-		    tag == DW_TAG_entry_point) {
+		if (is_function(dwarf_tag(&child))) {
 			Dwarf_Addr base, lo, hi;
 			ptrdiff_t off = 0;
 			int holds = 0;
-			while ((off = dwarf_ranges(&child, off, &base, &lo, &hi)) > 0) {
-				if (lo <= addr && addr < hi) {
-					holds = 1;
-					if (!p->found || hi - lo <= p->len) {
-						p->die = child;
-						p->len = hi - lo;
-						p->found = 1;
-					}
-				}
-			}
+			while ((off = dwarf_ranges(&child, off, &base, &lo, &hi)) > 0)
+				holds |= consider_range(p, &child, lo, hi, addr);
 			/* what is inlined into a function lies within its ranges */
 			if (holds)
 				pick_function(&child, addr, p);
@@ -326,9 +337,7 @@ static void collect_functions(Dwarf_Die *parent, struct unit_functions *u)
 	if (dwarf_child(parent, &child) != 0)
 		return;
 	do {
-		int tag = dwarf_tag(&child);
-		if (tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine ||
-		    tag == DW_TAG_entry_point) {
+		if (is_function(dwarf_tag(&child))) {
 			if (u->nr == u->cap) {
 				u->cap = u->cap ? 2 * u->cap : 64;
 				u->dies = xrealloc(u->dies, u->cap * sizeof(*u->dies));
@@ -372,17 +381,8 @@ static void pick_in_unit(struct dwarf_lines *dl, Dwarf_Die *cu, Dwarf_Addr addr,
 	struct unit_functions *u = &dl->units[i];
 	for (size_t f = 0; f < u->nr; f++) {
 		int holds = 0;
-		for (uint32_t k = u->first_range[f]; k < u->first_range[f] + u->nr_ranges[f]; k++) {
-			Dwarf_Addr lo = u->ranges[k][0], hi = u->ranges[k][1];
-			if (lo <= addr && addr < hi) {
-				holds = 1;
-				if (!p->found || hi - lo <= p->len) {
-					p->die = u->dies[f];
-					p->len = hi - lo;
-					p->found = 1;
-				}
-			}
-		}
+		for (uint32_t k = u->first_range[f]; k < u->first_range[f] + u->nr_ranges[f]; k++)
+			holds |= consider_range(p, &u->dies[f], u->ranges[k][0], u->ranges[k][1], addr);
 		/* what is inlined into a function lies within its ranges */
 		if (holds)
 			pick_function(&u->dies[f], addr, p);

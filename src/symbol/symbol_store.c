@@ -736,6 +736,20 @@ static ptrdiff_t next_request(struct dso_prefetch *p, const struct dso *busy)
 	return -1;
 }
 
+/* Under LOCK (released meanwhile): runs queued request I, its dso marked as OWNER's
+ * while it runs (the worker's or the helping caller's). */
+static void run_queued(struct dso_prefetch *p, size_t i, const struct dso **owner)
+{
+	struct dso_request rq = p->queue[i];
+	p->queue[i].d = NULL;
+	*owner = rq.d;
+	pthread_mutex_unlock(&p->lock);
+	prefetch_run(rq);
+	pthread_mutex_lock(&p->lock);
+	*owner = NULL;
+	atomic_fetch_sub_explicit(&p->outstanding, 1, memory_order_release);
+}
+
 static void *dso_prefetch_main(void *arg)
 {
 	struct dso_prefetch *p = arg;
@@ -746,14 +760,7 @@ static void *dso_prefetch_main(void *arg)
 			pthread_cond_wait(&p->wake, &p->lock);
 		if (p->closing)
 			break;
-		struct dso_request rq = p->queue[i];
-		p->queue[i].d = NULL;
-		p->working = rq.d;
-		pthread_mutex_unlock(&p->lock);
-		prefetch_run(rq);
-		pthread_mutex_lock(&p->lock);
-		p->working = NULL;
-		atomic_fetch_sub_explicit(&p->outstanding, 1, memory_order_release);
+		run_queued(p, (size_t)i, &p->working);
 		pthread_cond_broadcast(&p->progress);
 	}
 	pthread_mutex_unlock(&p->lock);
@@ -775,14 +782,7 @@ static void settle(struct symbol_store *st)
 			pthread_cond_wait(&p->progress, &p->lock);
 			continue;
 		}
-		struct dso_request rq = p->queue[i];
-		p->queue[i].d = NULL;
-		p->helping = rq.d;
-		pthread_mutex_unlock(&p->lock);
-		prefetch_run(rq);
-		pthread_mutex_lock(&p->lock);
-		p->helping = NULL;
-		atomic_fetch_sub_explicit(&p->outstanding, 1, memory_order_release);
+		run_queued(p, (size_t)i, &p->helping);
 		pthread_cond_signal(&p->wake); /* the worker may wait for that dso */
 	}
 	pthread_mutex_unlock(&p->lock);
