@@ -475,16 +475,25 @@ static size_t sample_stack(struct fold_run *r, const struct perf_session_sample 
 	return i;
 }
 
-static int fold_sample(void *arg, struct perf_session *s, const struct perf_session_sample *ps)
+/* The raw-key entry of a sample to fold into *I; 0 when the sample is not folded
+ * (another event, a dropped root). */
+static int stack_of(struct fold_run *r, const struct perf_session_sample *ps, size_t *i)
 {
-	struct fold_run *r = arg;
 	if (!ps->desc || !keep_sample(r, ps))
 		return 0;
 	r->root = fold_roots_of(&r->roots, ps);
 	if (r->root == FOLD_ROOT_DROPPED)
 		return 0;
-	int callchain = (ps->desc->attr.sample_type & PERF_ST_CALLCHAIN) != 0;
-	size_t i = sample_stack(r, ps, callchain);
+	*i = sample_stack(r, ps, (ps->desc->attr.sample_type & PERF_ST_CALLCHAIN) != 0);
+	return 1;
+}
+
+static int fold_sample(void *arg, struct perf_session *s, const struct perf_session_sample *ps)
+{
+	struct fold_run *r = arg;
+	size_t i;
+	if (!stack_of(r, ps, &i))
+		return 0;
 	hashmap_entry(&r->stacks, i)->value += sample_weight(r->o, ps);
 	if (r->quality) {
 		if (r->stack_class[i] == CLASS_PENDING)
@@ -501,14 +510,10 @@ static int fold_sample(void *arg, struct perf_session *s, const struct perf_sess
 static int foreach_sample(void *arg, struct perf_session *s, const struct perf_session_sample *ps)
 {
 	struct fold_run *r = arg;
+	size_t i;
 	(void)s;
-	if (!ps->desc || !keep_sample(r, ps))
+	if (!stack_of(r, ps, &i))
 		return 0;
-	r->root = fold_roots_of(&r->roots, ps);
-	if (r->root == FOLD_ROOT_DROPPED)
-		return 0;
-	int callchain = (ps->desc->attr.sample_type & PERF_ST_CALLCHAIN) != 0;
-	size_t i = sample_stack(r, ps, callchain);
 	size_t n = r->stack_lens[i];
 	if (n > r->cap_cb_frames) {
 		r->cap_cb_frames = n;
@@ -518,6 +523,16 @@ static int foreach_sample(void *arg, struct perf_session *s, const struct perf_s
 		r->cb_frames[k] = fold_table_frame_name(r->table, r->frame_ids[r->stack_ids[i] + k]);
 	r->cb(r->cb_arg, ps->sample->time, r->cb_frames, n, sample_weight(r->o, ps));
 	return 0;
+}
+
+static void filter_of(const struct perf_fold_options *o, struct perf_session_filter *f)
+{
+	f->pids = o->pids;
+	f->nr_pids = o->nr_pids;
+	f->tids = o->tids;
+	f->nr_tids = o->nr_tids;
+	f->comms = o->comms;
+	f->nr_comms = o->nr_comms;
 }
 
 static void run_init(struct fold_run *r, const struct perf_fold_options *o, struct fold_table *t,
@@ -562,27 +577,27 @@ static void run_release(struct fold_run *r)
 	strbuf_release(&r->text);
 }
 
-static void filter_of(const struct perf_fold_options *o, struct perf_session_filter *f)
+/* Opens PATH's session and a run writing into T; returns 0, or -1 with ERR. */
+static int run_open(struct fold_run *r, struct perf_session *s, struct perf_session_filter *f,
+		    const char *path, const struct perf_fold_options *o, struct fold_table *t,
+		    struct tephra_error *err)
 {
-	f->pids = o->pids;
-	f->nr_pids = o->nr_pids;
-	f->tids = o->tids;
-	f->nr_tids = o->nr_tids;
-	f->comms = o->comms;
-	f->nr_comms = o->nr_comms;
+	if (perf_session_open(s, path, o->symbols, o->progress, err))
+		return -1;
+	run_init(r, o, t, s);
+	s->max_stack = r->max_stack;
+	filter_of(o, f);
+	return 0;
 }
 
 int perf_fold_file(const char *path, const struct perf_fold_options *o, struct fold_table *out,
 		   struct tephra_error *err)
 {
 	struct perf_session s;
-	if (perf_session_open(&s, path, o->symbols, o->progress, err))
-		return -1;
 	struct fold_run r;
 	struct perf_session_filter f;
-	run_init(&r, o, out, &s);
-	s.max_stack = r.max_stack;
-	filter_of(o, &f);
+	if (run_open(&r, &s, &f, path, o, out, err))
+		return -1;
 	/* the block prints nothing where no sample can carry a user stack: skip its work */
 	if (o->quality && stack_quality_may_unwind(s.reader))
 		r.quality = stack_quality_new();
@@ -613,16 +628,15 @@ int perf_foreach_stack(const char *path, const struct perf_fold_options *o,
 		       void *arg, struct tephra_error *err)
 {
 	struct perf_session s;
-	if (perf_session_open(&s, path, o->symbols, o->progress, err))
-		return -1;
-	struct fold_table *names = fold_table_new();
 	struct fold_run r;
 	struct perf_session_filter f;
-	run_init(&r, o, names, &s);
-	s.max_stack = r.max_stack;
+	struct fold_table *names = fold_table_new();
+	if (run_open(&r, &s, &f, path, o, names, err)) {
+		fold_table_free(names);
+		return -1;
+	}
 	r.cb = cb;
 	r.cb_arg = arg;
-	filter_of(o, &f);
 	int rc = perf_session_run(&s, &f, foreach_sample, &r, err);
 	run_release(&r);
 	fold_table_free(names);
