@@ -24,7 +24,9 @@ struct tephra_trace;
 
 enum tephra_sym_binding { TEPHRA_SYM_LOCAL = 0, TEPHRA_SYM_WEAK = 1, TEPHRA_SYM_GLOBAL = 2 };
 
-/* A function symbol of the guest.  SIZE 0: it ends where the next symbol starts. */
+/* A function symbol of the guest.  SIZE 0: it ends where the next symbol starts; but a
+ * zero-size symbol strictly inside a sized one is a label, not a function (ignored).
+ * Nested symbols own their own range (docs/emu.md, "Which symbol owns a pc"). */
 struct tephra_trace_symbol {
 	uint64_t start;
 	uint64_t size;
