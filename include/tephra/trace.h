@@ -60,8 +60,11 @@ void tephra_trace_free(struct tephra_trace *t);
  * (the instruction is still counted). */
 int tephra_trace_step(struct tephra_trace *t, uint64_t pc, uint32_t insn_bits, unsigned insn_len);
 
-/* Hosts that know their transfers: charge COUNT instructions at PC (the pc matters only
- * in raw mode) to the current path... */
+/* Hosts that know their transfers: charge COUNT instructions at PC to the current path
+ * (in raw mode PC is the leaf frame)...  The first pc a thread shows, charged or
+ * transferred from, opens its root frame (its function, as for tephra_trace_step), so
+ * charge what runs before the first transfer with its real pc.  Use either this pair or
+ * tephra_trace_step for one thread, not both. */
 void tephra_trace_charge(struct tephra_trace *t, uint64_t pc, uint64_t count);
 
 enum tephra_transfer_kind {
@@ -74,7 +77,10 @@ enum tephra_transfer_kind {
 	TEPHRA_SIGNAL = 64,    /* asynchronous entry into the handler TO; TEPHRA_SIGNAL + N
 				* names the signal N (1..64), TEPHRA_SIGNAL alone = unknown */
 };
-/* ...and report each transfer FROM -> TO.  Returns 0, or -1 for an unknown kind. */
+/* ...and report each transfer FROM -> TO, after charging the transferring instruction
+ * (it belongs to the code that executes it).  FROM 0 means no source: as a thread's
+ * first event it enters TO as the root frame.  Returns 0, or -1 for an unknown kind
+ * (then nothing changes). */
 int tephra_trace_transfer(struct tephra_trace *t, uint64_t from, uint64_t to, int kind);
 
 /* Switch to the guest thread TID (its own stack; created on first use). */
