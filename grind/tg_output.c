@@ -246,15 +246,17 @@ static void w_put(struct tg_writer *w, const HChar *s, SizeT n)
 	}
 }
 
+/* Messages go to Valgrind's log sink with VG_(printf), not to fd 2: Valgrind keeps
+ * its own copy of stderr in its reserved fd range, where the program cannot close it
+ * (xz and coreutils close their stderr at exit: a write to fd 2 then fails, EBADF, and
+ * the summary was lost).  -q, which the launcher passes, silences Valgrind's messages
+ * but not VG_(printf). */
 static void print_summary(const HChar *path, ULong total, SizeT stacks, SizeT deepest)
 {
-	HChar msg[1024];
-	Int n = VG_(snprintf)(msg, sizeof(msg),
-		"tephra grind: %s: %llu instructions counted, %lu stacks, deepest stack %lu frames, "
-		"%llu underflows repaired, %llu frames seeded\n",
-		path, total, (unsigned long)stacks, (unsigned long)deepest,
-		tg.stats.underflows_repaired, tg.stats.frames_seeded);
-	VG_(write)(2, msg, n);
+	VG_(printf)("tephra grind: %s: %llu instructions counted, %lu stacks, deepest stack %lu "
+		    "frames, %llu underflows repaired, %llu frames seeded\n",
+		    path, total, (unsigned long)stacks, (unsigned long)deepest,
+		    tg.stats.underflows_repaired, tg.stats.frames_seeded);
 }
 
 void tg_write_output(const HChar *path)
@@ -270,10 +272,8 @@ void tg_write_output(const HChar *path)
 
 	SysRes sr = VG_(open)(path, VKI_O_CREAT | VKI_O_WRONLY | VKI_O_TRUNC, 0644);
 	if (sr_isError(sr)) {
-		HChar msg[4200];
-		Int n = VG_(snprintf)(msg, sizeof(msg), "tephra grind: %s: cannot open for writing "
-				      "(error %lu)\n", path, (unsigned long)sr_Err(sr));
-		VG_(write)(2, msg, n);
+		VG_(printf)("tephra grind: %s: cannot open for writing (error %lu)\n", path,
+			    (unsigned long)sr_Err(sr));
 		goto out;
 	}
 	struct tg_writer *w = VG_(malloc)("tg.out.w", sizeof(*w));
@@ -304,9 +304,7 @@ void tg_write_output(const HChar *path)
 	}
 	w_flush(w);
 	if (w->failed) {
-		HChar msg[4200];
-		Int n = VG_(snprintf)(msg, sizeof(msg), "tephra grind: %s: write error\n", path);
-		VG_(write)(2, msg, n);
+		VG_(printf)("tephra grind: %s: write error\n", path);
 	}
 	VG_(close)(w->fd);
 	VG_(free)(w);
