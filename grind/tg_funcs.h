@@ -43,7 +43,8 @@ struct tg_func *tg_func_by_id(ULong id);
 void tg_funcs_reclassify(void);
 /* Whether object path OBJ matches a skip pattern (full path or base name). */
 Bool tg_obj_skipped(const HChar *obj);
-/* cs_host.func_of */
+/* cs_host.func_of: every address has a function, TG_FID_UNKNOWN for code in no
+ * object. */
 int tg_func_of(void *ctx, uint64_t addr, uint64_t *start);
 
 #endif

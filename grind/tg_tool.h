@@ -21,7 +21,7 @@
 #define TG_CUR_CALL    0xfffffffffffffff1ULL /* last block ended with a call */
 #define TG_CUR_RET     0xfffffffffffffff2ULL /* last block ended with a return */
 #define TG_CUR_RECHECK 0xfffffffffffffff3ULL /* stack empty, signal, thread switch... */
-#define TG_FID_UNKNOWN 0xfffffffffffffff4ULL /* block in code with no symbol */
+#define TG_FID_UNKNOWN 0xfffffffffffffff4ULL /* code in no object: one pseudo function */
 
 enum tg_tail_mode { TG_TAIL_REPLACE, TG_TAIL_NEST };
 

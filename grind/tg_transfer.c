@@ -149,6 +149,17 @@ static Bool in_altstack_handler(const struct tg_thread *t)
 	return t->nsig > 0 && t->sig_alt[t->nsig - 1];
 }
 
+/* Code of function FID runs at PC while the top frame is another function's: a jump
+ * between functions, a tail call (cs_jump).  Code in no object jumping into a
+ * function counts (a thunk or JIT stub jumping to its target); a jump into code in
+ * no object does not (the jumping function stays on top). */
+static void jump_between(struct callstack *cs, ULong fid, Addr pc)
+{
+	const struct cs_node *top = cs_current(cs);
+	if (top->kind == CS_NODE_FUNC && top->func != fid && fid != TG_FID_UNKNOWN)
+		cs_jump(cs, top->func, pc);
+}
+
 static void jump_to(struct tg_thread *t, ULong fid, Addr pc, Addr sp)
 {
 	struct callstack *cs = t->cs;
@@ -163,9 +174,7 @@ static void jump_to(struct tg_thread *t, ULong fid, Addr pc, Addr sp)
 		tg_seed_from_unwind(tg.running);
 		return;
 	}
-	const struct cs_node *top = cs_current(cs);
-	if (top->kind == CS_NODE_FUNC && top->func != fid && fid != TG_FID_UNKNOWN)
-		cs_jump(cs, top->func, pc);
+	jump_between(cs, fid, pc);
 }
 
 static void return_to(struct tg_thread *t, ULong fid, Addr pc, Addr sp)
@@ -201,9 +210,7 @@ static void return_to(struct tg_thread *t, ULong fid, Addr pc, Addr sp)
 		tg.stats.underflows_repaired++;
 		return;
 	}
-	const struct cs_node *top = cs_current(cs);
-	if (top->kind == CS_NODE_FUNC && top->func != fid && fid != TG_FID_UNKNOWN)
-		cs_jump(cs, top->func, pc);
+	jump_between(cs, fid, pc);
 }
 
 VG_REGPARM(3) void tg_on_block_entry(ULong fid, Addr pc, Addr sp)
