@@ -209,6 +209,13 @@ static struct tg_func *new_func(ULong id, const HChar *name, const HChar *obj, U
 	return f;
 }
 
+struct tg_func *tg_func_pseudo(ULong id, const HChar *name)
+{
+	funcs_init();
+	struct tg_func *f = map_get(&funcs.by_id, id);
+	return f ? f : new_func(id, name, NULL, 0);
+}
+
 void tg_funcs_reclassify(void)
 {
 	for (SizeT i = 0; i < funcs.nall; i++) {
