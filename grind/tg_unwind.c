@@ -79,15 +79,16 @@ static Bool after_call_into_unknown(Addr ret)
 	if (ret < 4096 || !VG_(am_is_valid_for_client)(ret - 8, 8, VKI_PROT_READ | VKI_PROT_EXEC))
 		return False;
 	VG_(memcpy)(b, (const void *)(ret - 8), 8);
-	if (b[3] == 0xe8) {
-		Int rel;
-		VG_(memcpy)(&rel, b + 4, 4);
-		return tg_func_at(ret + (Long)rel) == NULL;
-	}
+	/* Both readings are tried: the bytes before RET may fit either. */
 	for (UInt len = 2; len <= 7; len++) {
 		const UChar *op = b + 8 - len;
 		if (op[0] == 0xff && ((op[1] >> 3) & 7) == 2 && modrm_len(op + 1, len >= 3) + 1 == len)
 			return True;
+	}
+	if (b[3] == 0xe8) {
+		Int rel;
+		VG_(memcpy)(&rel, b + 4, 4);
+		return tg_func_at(ret + (Long)rel) == NULL;
 	}
 	return False;
 }
