@@ -7,7 +7,7 @@
 
 #include "render/flame_svg.h"
 #include "render/flame_tree.h"
-#include "render/profile_input.h"
+#include "profile_source.h"
 
 struct flame_cli {
 	struct flame_svg_opts svg;

@@ -1,5 +1,5 @@
-/* profile_input.c - perf.data or folded text into a flame tree (see profile_input.h). */
-#include "render/profile_input.h"
+/* profile_source.c - perf.data or folded text into a flame tree (see profile_source.h). */
+#include "profile_source.h"
 
 #include <errno.h>
 #include <inttypes.h>
