@@ -9,66 +9,19 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "base/strbuf.h"
 #include "fold/fold_table.h"
 #include "perffold/perf_fold.h"
 
-struct perf_feed {
-	struct flame_tree *t;
-	const struct fold_table *table;
-	const struct profile_input_opts *o;
-	struct strbuf line;
-	struct folded_stats *st;
-};
-
-/* Each perf stack goes through the folded-line parser, so a perf.data renders exactly
- * as its `tephra fold` output would. */
-static void feed_line(struct perf_feed *f, double weight)
-{
-	struct folded_opts fo = { f->o->folded_flags | FOLDED_ONE_COLUMN, f->o->col, NULL, NULL };
-	const char *why;
-	int two = 0;
-
-	strbuf_addf(&f->line, " %.0f", weight);
-	if (folded_parse_line(f->line.buf, f->line.len, f->t, &fo, &two, &why) == 0)
-		f->st->lines++;
-	else
-		f->st->bad_lines++;
-}
-
-static void feed_table_stack(void *arg, const uint32_t *frames, size_t n, uint64_t weight)
-{
-	struct perf_feed *f = arg;
-
-	strbuf_reset(&f->line);
-	for (size_t i = 0; i < n; i++) {
-		if (i)
-			strbuf_addch(&f->line, ';');
-		strbuf_addstr(&f->line, fold_table_frame_name(f->table, frames[i]));
-	}
-	feed_line(f, (double)weight);
-}
-
-static void feed_time_stack(void *arg, uint64_t time, const char *const *frames, size_t n,
-			    uint64_t weight)
-{
-	struct perf_feed *f = arg;
-
-	(void)time;
-	strbuf_reset(&f->line);
-	for (size_t i = 0; i < n; i++) {
-		if (i)
-			strbuf_addch(&f->line, ';');
-		strbuf_addstr(&f->line, frames[i]);
-	}
-	feed_line(f, (double)weight);
-}
-
+/* perf.data: its stacks go straight into the tree through a folded_feed, which adds
+ * them as their `tephra fold` lines would be read, so a perf.data renders exactly as its
+ * fold output does. */
 static int load_perf(const char *path, struct flame_tree *t, const struct profile_input_opts *o,
 		     struct profile_stats *st, struct tephra_error *err)
 {
 	struct perf_fold_options po;
-	struct perf_feed feed = { t, NULL, o, STRBUF_INIT, &st->folded };
+	struct folded_opts fo = { o->folded_flags | FOLDED_ONE_COLUMN, o->col, NULL, NULL };
+	struct folded_feed *feed = folded_feed_new(t, &fo, &st->folded);
+	struct stack_sink sink = folded_feed_sink(feed);
 	int rc;
 
 	st->is_perf_data = 1;
@@ -78,17 +31,15 @@ static int load_perf(const char *path, struct flame_tree *t, const struct profil
 	po.name_flags = o->name_flags;
 	po.progress = o->progress;
 	if (o->time_order) {
-		rc = perf_foreach_stack(path, &po, feed_time_stack, &feed, err);
+		rc = perf_foreach_stack(path, &po, &sink, err);
 	} else {
 		struct fold_table *table = fold_table_new();
 		rc = perf_fold_file(path, &po, table, err);
-		if (rc == 0) {
-			feed.table = table;
-			fold_table_each(table, feed_table_stack, &feed);
-		}
+		if (rc == 0)
+			fold_table_emit(table, &sink);
 		fold_table_free(table);
 	}
-	strbuf_release(&feed.line);
+	folded_feed_free(feed);
 	return rc;
 }
 

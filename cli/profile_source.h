@@ -1,8 +1,11 @@
-/* profile_source.h - loading a profile for rendering, whatever its form.
+/* profile_source.h - loading a profile for rendering, whatever its form: the CLI's
+ * wiring of a source to the renderer.
  *
  * A perf.data file (recognised by its "PERFILE2" magic, from a path or standard input)
  * is folded by the perf reader (perffold/perf_fold.h) exactly as `tephra fold` folds
- * it; anything else is read as folded stack text.  Both end up in a flame tree. */
+ * it, and its stacks handed to the flame tree through render's folded_feed; anything
+ * else is read as folded stack text (render/folded_reader.h).  Both end up in a flame
+ * tree. */
 #ifndef TEPHRA_CLI_PROFILE_SOURCE_H
 #define TEPHRA_CLI_PROFILE_SOURCE_H
 

@@ -3,6 +3,7 @@
 #include "base/xalloc.h"
 
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 struct fold_table {
@@ -87,14 +88,24 @@ void fold_table_add_text(struct fold_table *t, const char *text, size_t len, uin
 	fold_table_add(t, t->scratch, len ? n : 0, weight);
 }
 
-void fold_table_each(const struct fold_table *t,
-		     void (*fn)(void *arg, const uint32_t *frames, size_t n, uint64_t weight),
-		     void *arg)
+void fold_table_emit(const struct fold_table *t, const struct stack_sink *sink)
 {
+	const char **names = NULL;
+	size_t cap = 0;
+
 	for (size_t i = 0; i < hashmap_count(&t->stacks); i++) {
 		const struct hashmap_entry *e = hashmap_entry(&t->stacks, i);
-		fn(arg, e->key, e->len / sizeof(uint32_t), e->value);
+		const uint32_t *ids = e->key;
+		size_t n = e->len / sizeof(uint32_t);
+		if (n > cap) {
+			cap = n * 2;
+			names = xrealloc(names, cap * sizeof(*names));
+		}
+		for (size_t k = 0; k < n; k++)
+			names[k] = fold_table_frame_name(t, ids[k]);
+		sink->stack(sink->ctx, names, n, e->value, 0);
 	}
+	free(names);
 }
 
 uint64_t fold_table_total(const struct fold_table *t)

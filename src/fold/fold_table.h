@@ -14,6 +14,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "fold/stack_sink.h"
+
 struct fold_table;
 
 struct fold_table *fold_table_new(void);
@@ -42,10 +44,9 @@ void fold_table_add_text(struct fold_table *t, const char *text, size_t len, uin
  * text-keyed hash would.  Returns 0 or -1 on write error. */
 int fold_table_write(const struct fold_table *t, FILE *out);
 
-/* Visits every stack in unspecified order. */
-void fold_table_each(const struct fold_table *t,
-		     void (*fn)(void *arg, const uint32_t *frames, size_t n, uint64_t weight),
-		     void *arg);
+/* Hands every stack to SINK (names root first, summed weight, time 0), in unspecified
+ * order. */
+void fold_table_emit(const struct fold_table *t, const struct stack_sink *sink);
 
 uint64_t fold_table_total(const struct fold_table *t);
 size_t fold_table_nr_stacks(const struct fold_table *t);

@@ -52,8 +52,7 @@ struct fold_run {
 	struct strbuf sb, text;
 	size_t cap_chain;
 	/* perf_foreach_stack */
-	void (*cb)(void *arg, uint64_t time, const char *const *frames, size_t n, uint64_t weight);
-	void *cb_arg;
+	const struct stack_sink *sink;
 	const char **cb_frames;
 	size_t cap_cb_frames;
 	uint32_t *cb_ids;
@@ -534,7 +533,7 @@ static int foreach_sample(void *arg, struct perf_session *s, const struct perf_s
 	}
 	for (size_t k = 0; k < n; k++)
 		r->cb_frames[k] = fold_table_frame_name(r->table, r->frame_ids[r->stack_ids[i] + k]);
-	r->cb(r->cb_arg, ps->sample->time, r->cb_frames, n, sample_weight(r->o, ps));
+	r->sink->stack(r->sink->ctx, r->cb_frames, n, sample_weight(r->o, ps), ps->sample->time);
 	return 0;
 }
 
@@ -641,9 +640,7 @@ int perf_fold_file(const char *path, const struct perf_fold_options *o, struct f
 }
 
 int perf_foreach_stack(const char *path, const struct perf_fold_options *o,
-		       void (*cb)(void *arg, uint64_t time, const char *const *frames, size_t n,
-				  uint64_t weight),
-		       void *arg, struct tephra_error *err)
+		       const struct stack_sink *sink, struct tephra_error *err)
 {
 	struct perf_session s;
 	struct fold_run r;
@@ -653,8 +650,7 @@ int perf_foreach_stack(const char *path, const struct perf_fold_options *o,
 		fold_table_free(names);
 		return -1;
 	}
-	r.cb = cb;
-	r.cb_arg = arg;
+	r.sink = sink;
 	int rc = perf_session_run(&s, &f, foreach_sample, &r, err);
 	run_release(&r);
 	fold_table_free(names);

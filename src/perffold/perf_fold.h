@@ -17,6 +17,7 @@
 #include "base/error.h"
 #include "fold/fold_naming.h"
 #include "fold/fold_table.h"
+#include "fold/stack_sink.h"
 #include "symbol/symbol_store.h"
 
 enum perf_fold_weight {
@@ -57,12 +58,9 @@ struct perf_fold_options {
 int perf_fold_file(const char *path, const struct perf_fold_options *o, struct fold_table *out,
 		   struct tephra_error *err);
 
-/* Calls CB once per selected sample, in time order (for flame charts): FRAMES[0..N) are
- * the folded names, root first, valid only during the call; WEIGHT as o->weight.
- * Returns 0, or -1 with ERR. */
+/* Hands SINK every selected sample, in time order (for flame charts): its folded names,
+ * root first, WEIGHT as o->weight, TIME the sample's.  Returns 0, or -1 with ERR. */
 int perf_foreach_stack(const char *path, const struct perf_fold_options *o,
-		       void (*cb)(void *arg, uint64_t time, const char *const *frames, size_t n,
-				  uint64_t weight),
-		       void *arg, struct tephra_error *err);
+		       const struct stack_sink *sink, struct tephra_error *err);
 
 #endif

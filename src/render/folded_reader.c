@@ -12,6 +12,9 @@
 #define BLOCK (1u << 20)
 /* A longer line is not a stack anyone can draw; skipping it keeps memory bounded. */
 #define MAX_LINE (64u << 20)
+/* From 2^53 on, doubles skip whole numbers (9007199254740993 reads as ...992), so a
+ * count there could not be kept exactly; no real profile counts that high. */
+#define MAX_COUNT 9007199254740992.0
 
 static int is_space(char c)
 {
@@ -46,17 +49,16 @@ static const char *count_before(const char *start, const char *end, double *out)
 		*out = strtod(heap, NULL);
 		free(heap);
 	}
-	/* From 2^53 on, doubles skip whole numbers (9007199254740993 reads as ...992), so a
-	 * count there could not be kept exactly; no real profile counts that high. */
-	if (!isfinite(*out) || *out >= 9007199254740992.0)
+	if (!isfinite(*out) || *out >= MAX_COUNT)
 		return NULL;
 	return p;
 }
 
 struct scratch {
 	struct flame_span *spans;
-	size_t cap;
+	size_t n, cap;
 	struct strbuf stripped;
+	struct strbuf joined; /* folded_feed under FOLDED_STRIP_HEX */
 };
 
 static size_t strip_hex(struct strbuf *out, const char *s, size_t len)
@@ -74,6 +76,41 @@ static size_t strip_hex(struct strbuf *out, const char *s, size_t len)
 		strbuf_addch(out, s[i++]);
 	}
 	return out->len;
+}
+
+/* Appends the frames of TEXT[0..LEN) (split at every ';') to SC's spans; returns how
+ * many of them have a name. */
+static size_t split_frames(struct scratch *sc, const char *text, size_t len)
+{
+	size_t named = 0;
+
+	for (;;) {
+		const char *semi = len ? memchr(text, ';', len) : NULL;
+		size_t piece = semi ? (size_t)(semi - text) : len;
+		if (sc->n == sc->cap) {
+			sc->cap = sc->cap ? sc->cap * 2 : 128;
+			sc->spans = xrealloc(sc->spans, sizeof(*sc->spans) * sc->cap);
+		}
+		sc->spans[sc->n].s = text;
+		sc->spans[sc->n].len = piece;
+		named += piece != 0;
+		sc->n++;
+		if (!semi)
+			return named;
+		text = semi + 1;
+		len -= piece + 1;
+	}
+}
+
+/* The stack text of a line (count and trailing blanks gone) as frames on SC's spans,
+ * 0x... under FOLDED_STRIP_HEX; returns how many frames have a name. */
+static size_t split_stack(struct scratch *sc, const char *text, size_t len, unsigned flags)
+{
+	if (flags & FOLDED_STRIP_HEX) {
+		len = strip_hex(&sc->stripped, text, len);
+		text = sc->stripped.buf;
+	}
+	return split_frames(sc, text, len);
 }
 
 static int parse_line(const char *line, size_t len, struct flame_tree *t,
@@ -111,48 +148,35 @@ static int parse_line(const char *line, size_t len, struct flame_tree *t,
 	}
 	if (o->flags & FOLDED_ONE_COLUMN)
 		pair = 0;
-	if (o->flags & FOLDED_STRIP_HEX) {
-		size_t n = strip_hex(&sc->stripped, line, (size_t)(stack_end - line));
-		line = sc->stripped.buf;
-		stack_end = line + n;
-	}
-	size_t n = 0, named = 0;
-	for (const char *s = line; s <= stack_end;) {
-		const char *semi = memchr(s, ';', (size_t)(stack_end - s));
-		if (!semi)
-			semi = stack_end;
-		if (n == sc->cap) {
-			sc->cap = sc->cap ? sc->cap * 2 : 128;
-			sc->spans = xrealloc(sc->spans, sizeof(*sc->spans) * sc->cap);
-		}
-		sc->spans[n].s = s;
-		sc->spans[n].len = (size_t)(semi - s);
-		named += sc->spans[n].len != 0;
-		n++;
-		s = semi + 1;
-	}
-	if (!named) {
+	sc->n = 0;
+	if (!split_stack(sc, line, (size_t)(stack_end - line), o->flags)) {
 		*why = "no frame names";
 		return -1;
 	}
 	if (pair) {
 		*two_columns = 1;
-		flame_tree_add(t, sc->spans, n, 0, c1);
-		flame_tree_add(t, sc->spans, n, 1, c2);
+		flame_tree_add(t, sc->spans, sc->n, 0, c1);
+		flame_tree_add(t, sc->spans, sc->n, 1, c2);
 	} else {
-		flame_tree_add(t, sc->spans, n, o->col, c2);
+		flame_tree_add(t, sc->spans, sc->n, o->col, c2);
 	}
 	return 0;
+}
+
+static void scratch_release(struct scratch *sc)
+{
+	free(sc->spans);
+	strbuf_release(&sc->stripped);
+	strbuf_release(&sc->joined);
 }
 
 int folded_parse_line(const char *line, size_t len, struct flame_tree *t,
 		      const struct folded_opts *opts, int *two_columns, const char **why)
 {
-	struct scratch sc = { NULL, 0, STRBUF_INIT };
+	struct scratch sc = { NULL, 0, 0, STRBUF_INIT, STRBUF_INIT };
 	int r = parse_line(line, len, t, opts, two_columns, why, &sc);
 
-	free(sc.spans);
-	strbuf_release(&sc.stripped);
+	scratch_release(&sc);
 	return r > 0 ? 0 : r;
 }
 
@@ -178,7 +202,7 @@ static void note_line(const char *line, size_t len, struct flame_tree *t,
 int folded_read(FILE *f, const char *name, struct flame_tree *t, const struct folded_opts *o,
 		struct folded_stats *st, struct tephra_error *err)
 {
-	struct scratch sc = { NULL, 0, STRBUF_INIT };
+	struct scratch sc = { NULL, 0, 0, STRBUF_INIT, STRBUF_INIT };
 	struct strbuf carry = STRBUF_INIT; /* a line split across blocks */
 	char *block = xmalloc(BLOCK);
 	uint64_t off = 0, lineno = 0, line_off = 0, next_progress = 16u << 20;
@@ -241,8 +265,81 @@ int folded_read(FILE *f, const char *name, struct flame_tree *t, const struct fo
 	}
 	st->bytes = off;
 	free(block);
-	free(sc.spans);
-	strbuf_release(&sc.stripped);
+	scratch_release(&sc);
 	strbuf_release(&carry);
 	return rc;
+}
+
+struct folded_feed {
+	struct flame_tree *t;
+	struct folded_opts o;
+	struct folded_stats *st;
+	struct scratch sc;
+};
+
+struct folded_feed *folded_feed_new(struct flame_tree *t, const struct folded_opts *o,
+				    struct folded_stats *st)
+{
+	struct folded_feed *f = xcalloc(1, sizeof(*f));
+
+	f->t = t;
+	f->o = *o;
+	f->st = st;
+	f->sc = (struct scratch){ NULL, 0, 0, STRBUF_INIT, STRBUF_INIT };
+	return f;
+}
+
+void folded_feed_free(struct folded_feed *f)
+{
+	if (!f)
+		return;
+	scratch_release(&f->sc);
+	free(f);
+}
+
+/* What parse_line does with the line "FRAMES[0];...;FRAMES[N-1] WEIGHT" under
+ * FOLDED_ONE_COLUMN, without writing it: joined text and per-frame splitting give the
+ * same frames, because a ';' inside a name splits it either way and the line's trailing
+ * blanks can only be the leaf's (a ';' stops the trimming). */
+static void feed_stack(void *ctx, const char *const *frames, size_t n, uint64_t weight,
+		       uint64_t time)
+{
+	struct folded_feed *f = ctx;
+	struct scratch *sc = &f->sc;
+	size_t named = 0;
+
+	(void)time;
+	sc->n = 0;
+	/* no frame: "empty stack"; a weight from 2^53 on: the count would not parse */
+	if (n && (double)weight < MAX_COUNT) {
+		if (f->o.flags & FOLDED_STRIP_HEX)
+			strbuf_reset(&sc->joined);
+		for (size_t i = 0; i < n; i++) {
+			const char *name = frames[i];
+			size_t len = strlen(name);
+			if (i == n - 1)
+				while (len && is_space(name[len - 1]))
+					len--;
+			if (f->o.flags & FOLDED_STRIP_HEX) {
+				if (i)
+					strbuf_addch(&sc->joined, ';');
+				strbuf_add(&sc->joined, name, len);
+			} else {
+				named += split_frames(sc, name, len);
+			}
+		}
+		if (f->o.flags & FOLDED_STRIP_HEX)
+			named = split_stack(sc, sc->joined.buf, sc->joined.len, f->o.flags);
+	}
+	if (!named) {
+		f->st->bad_lines++;
+		return;
+	}
+	flame_tree_add(f->t, sc->spans, sc->n, f->o.col, (double)weight);
+	f->st->lines++;
+}
+
+struct stack_sink folded_feed_sink(struct folded_feed *f)
+{
+	return (struct stack_sink){ feed_stack, f };
 }

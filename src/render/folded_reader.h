@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 #include "base/error.h"
+#include "fold/stack_sink.h"
 #include "render/flame_tree.h"
 
 enum folded_flags {
@@ -41,6 +42,18 @@ struct folded_stats {
  * cannot be read; unparseable lines are not errors (see STATS). */
 int folded_read(FILE *f, const char *name, struct flame_tree *t, const struct folded_opts *opts,
 		struct folded_stats *stats, struct tephra_error *err);
+
+/* A stack_sink that adds each stack to T as folded_read would add its folded line
+ * "FRAMES[0];...;FRAMES[N-1] WEIGHT" with O->flags | FOLDED_ONE_COLUMN, without
+ * writing and parsing that line: names split at ';', the leaf's trailing blanks
+ * dropped, 0x... with FOLDED_STRIP_HEX, column O->col; a stack that names no frame or
+ * weighs 2^53 or more (more than a count can say exactly) is skipped.  STATS->lines and
+ * ->bad_lines count the stacks added and skipped (its other fields stay as they are). */
+struct folded_feed;
+struct folded_feed *folded_feed_new(struct flame_tree *t, const struct folded_opts *o,
+				    struct folded_stats *stats);
+struct stack_sink folded_feed_sink(struct folded_feed *f);
+void folded_feed_free(struct folded_feed *f);
 
 /* Parses one line (without its newline) into T; exposed for tests.  Returns 0 when the
  * line was added or was blank, or -1 with *WHY set when it was skipped. */

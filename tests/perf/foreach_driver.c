@@ -1,12 +1,12 @@
-/* foreach_driver.c - prints what perf_foreach_stack() hands its callback, one line per
+/* foreach_driver.c - prints what perf_foreach_stack() hands its sink, one line per
  * sample: "TIME root;...;leaf WEIGHT".  Built and run by library-api.test.sh. */
 #include <inttypes.h>
 #include <stdio.h>
 
 #include "perffold/perf_fold.h"
 
-static void print_stack(void *arg, uint64_t time, const char *const *frames, size_t n,
-			uint64_t weight)
+static void print_stack(void *arg, const char *const *frames, size_t n, uint64_t weight,
+			uint64_t time)
 {
 	FILE *out = arg;
 	fprintf(out, "%" PRIu64 " ", time);
@@ -23,7 +23,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: foreach_driver PERF.DATA\n");
 		return 2;
 	}
-	if (perf_foreach_stack(argv[1], &o, print_stack, stdout, &err)) {
+	struct stack_sink sink = { print_stack, stdout };
+	if (perf_foreach_stack(argv[1], &o, &sink, &err)) {
 		fprintf(stderr, "foreach_driver: %s\n", err.msg);
 		return 1;
 	}
