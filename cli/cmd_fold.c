@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli_report.h"
 #include "commands.h"
 #include "perfscript/perf_script_text.h"
 #include "perffold/perf_fold.h"
@@ -51,7 +52,7 @@ static int fold_text(const char *path, const struct perf_fold_options *po)
 	o.root = po->root;
 	o.event_filter = po->event;
 	o.srcline = po->srcline;
-	o.warnings = stderr; /* as the script warns of lines it does not recognize */
+	o.report = cli_report(0); /* as the script warns of lines it does not recognize */
 	FILE *in = strcmp(path, "-") ? fopen(path, "r") : stdin;
 	if (!in) {
 		fprintf(stderr, "tephra fold: %s: cannot open: %s\n", path, strerror(errno));
@@ -217,7 +218,7 @@ int cmd_fold(int argc, char **argv)
 	}
 	if (!path)
 		path = "perf.data";
-	o.progress = isatty(2);
+	o.report = cli_report(isatty(2));
 	o.quality = quiet ? NULL : stderr;
 	o.quality_who = "tephra fold";
 	struct fold_table *t = fold_table_new();

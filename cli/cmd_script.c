@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "cli_report.h"
 #include "commands.h"
 #include "perfscript/script_render.h"
 
@@ -119,7 +120,7 @@ int cmd_script(int argc, char **argv)
 	}
 	if (!path)
 		path = "perf.data";
-	o.progress = isatty(2);
+	o.report = cli_report(isatty(2));
 	o.quality = quiet ? NULL : stderr;
 	o.quality_who = "tephra script";
 	rc = 0;

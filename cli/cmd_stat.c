@@ -136,8 +136,9 @@ int cmd_stat(int argc, char **argv)
 	if (rc)
 		return rc == 1 ? 0 : rc;
 	ro.unordered = o.unordered;
+	static const struct tephra_report progress = { NULL, show_progress, NULL, NULL };
 	if (isatty(2) && !o.records && !o.build_ids)
-		ro.progress = show_progress; /* progress on a terminal only */
+		ro.report = &progress; /* progress on a terminal only */
 	if (perf_reader_open(&r, o.path, &ro, &err)) {
 		fprintf(stderr, "tephra stat: %s\n", err.msg);
 		return 1;
@@ -150,7 +151,7 @@ int cmd_stat(int argc, char **argv)
 	else if (o.records)
 		rc = dump_records(r, &err);
 	else
-		rc = report(r, ro.progress != NULL, &err);
+		rc = report(r, ro.report != NULL, &err);
 	perf_reader_close(r);
 	if (rc >= 0 && !o.build_ids && !o.records && strcmp(o.path, "-")) {
 		fflush(stdout);

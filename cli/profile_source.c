@@ -1,5 +1,6 @@
 /* profile_source.c - perf.data or folded text into a flame tree (see profile_source.h). */
 #include "profile_source.h"
+#include "cli_report.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -19,7 +20,7 @@ static int load_perf(const char *path, struct flame_tree *t, const struct profil
 		     struct profile_stats *st, struct tephra_error *err)
 {
 	struct perf_fold_options po;
-	struct folded_opts fo = { o->folded_flags | FOLDED_ONE_COLUMN, o->col, NULL, NULL };
+	struct folded_opts fo = { o->folded_flags | FOLDED_ONE_COLUMN, o->col, NULL };
 	struct folded_feed *feed = folded_feed_new(t, &fo, &st->folded);
 	struct stack_sink sink = folded_feed_sink(feed);
 	int rc;
@@ -29,7 +30,7 @@ static int load_perf(const char *path, struct flame_tree *t, const struct profil
 	po.weight = o->count_samples ? PERF_FOLD_WEIGHT_SAMPLES : PERF_FOLD_WEIGHT_PERIOD;
 	po.root = FOLD_ROOT_COMM;
 	po.name_flags = o->name_flags;
-	po.progress = o->progress;
+	po.report = cli_report(o->progress);
 	if (o->time_order) {
 		rc = perf_foreach_stack(path, &po, &sink, err);
 	} else {
@@ -48,10 +49,11 @@ struct progress_state {
 	uint64_t size; /* 0 when unknown (a pipe) */
 };
 
-static void show_progress(void *arg, uint64_t bytes)
+static void show_progress(void *arg, uint64_t bytes, uint64_t total)
 {
 	struct progress_state *p = arg;
 
+	(void)total; /* the reader does not know it; the file's size is in P */
 	if (p->size)
 		fprintf(stderr, "\rtephra: reading %s: %" PRIu64 " of %" PRIu64 " MiB (%.0f%%)",
 			p->path, bytes >> 20, p->size >> 20, 100.0 * (double)bytes / (double)p->size);
@@ -68,7 +70,8 @@ static int load_folded(FILE *f, const char *path, struct flame_tree *t,
 
 	if (fstat(fileno(f), &sb) == 0 && S_ISREG(sb.st_mode))
 		ps.size = (uint64_t)sb.st_size;
-	struct folded_opts fo = { o->folded_flags, o->col, o->progress ? show_progress : NULL, &ps };
+	struct tephra_report progress = { NULL, show_progress, NULL, &ps };
+	struct folded_opts fo = { o->folded_flags, o->col, o->progress ? &progress : NULL };
 	int rc = folded_read(f, path, t, &fo, &st->folded, err);
 
 	if (o->progress && st->folded.bytes >= (16u << 20))

@@ -1,7 +1,6 @@
 #include "base/hashmap.h"
 #include "base/xalloc.h"
 
-#include <stdio.h>
 #include <string.h>
 
 /* Keys live in chunks that are never moved, so entry key pointers stay valid. */
@@ -150,8 +149,7 @@ size_t hashmap_intern_hashed(struct hashmap *m, const void *key, size_t len, uin
 	}
 
 	if (len > UINT32_MAX || m->nr_entries >= UINT32_MAX - 1) {
-		fprintf(stderr, "tephra: hash table limit exceeded\n");
-		abort();
+		xfatal("hash table limit exceeded");
 	}
 	if (m->nr_entries == m->entries_cap) {
 		m->entries_cap = m->entries_cap ? m->entries_cap * 2 : 64;

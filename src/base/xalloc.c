@@ -1,12 +1,24 @@
 #include "base/xalloc.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
+void xfatal(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("tephra: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	abort();
+}
+
 static void oom(size_t n)
 {
-	fprintf(stderr, "tephra: out of memory (%zu bytes)\n", n);
-	abort();
+	xfatal("out of memory (%zu bytes)", n);
 }
 
 void *xmalloc(size_t n)

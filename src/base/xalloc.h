@@ -12,4 +12,10 @@ void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 
+/* Writes "tephra: MESSAGE" on stderr and aborts: for a state no caller could return
+ * from (memory exhausted, a size limit no real input reaches).  The one place library
+ * code writes to the terminal itself; anything else goes through base/report.h or
+ * struct tephra_error. */
+void xfatal(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
+
 #endif

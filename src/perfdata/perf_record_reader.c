@@ -416,12 +416,12 @@ static void report_progress(struct perf_reader *r, int final)
 {
 	uint64_t done = r->stats.bytes_read;
 
-	if (!r->opts.progress)
+	if (!r->opts.report || !r->opts.report->progress)
 		return;
 	if (!final && done < r->progress_next)
 		return;
 	r->progress_next = done + PROGRESS_STEP;
-	r->opts.progress(r->opts.progress_arg, done, r->total_bytes);
+	tephra_progress(r->opts.report, done, r->total_bytes);
 }
 
 /* Lets the kernel drop the mapped pages behind every record still referenced (queued,

@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "base/error.h"
+#include "base/report.h"
 
 /* Record types (include/uapi/linux/perf_event.h and perf's user records). */
 enum perf_record_type {
@@ -309,8 +310,7 @@ struct perf_reader;
 
 struct perf_reader_options {
 	int unordered;            /* deliver in file order (no sorting) */
-	void (*progress)(void *arg, uint64_t done, uint64_t total); /* may be NULL */
-	void *progress_arg;
+	const struct tephra_report *report; /* progress, in bytes of the file (may be NULL) */
 };
 
 /* Opens PATH: a perf.data file, a pipe-mode stream saved to a file, a perf.data

@@ -599,7 +599,7 @@ static int run_open(struct fold_run *r, struct perf_session *s, struct perf_sess
 		    const char *path, const struct perf_fold_options *o, struct fold_table *t,
 		    struct tephra_error *err)
 {
-	if (perf_session_open(s, path, o->symbols, o->progress, err))
+	if (perf_session_open(s, path, o->symbols, o->report, err))
 		return -1;
 	run_init(r, o, t, s);
 	s->max_stack = r->max_stack;

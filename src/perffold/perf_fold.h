@@ -15,6 +15,7 @@
 #include <stdio.h>
 
 #include "base/error.h"
+#include "base/report.h"
 #include "fold/fold_naming.h"
 #include "fold/fold_table.h"
 #include "fold/stack_sink.h"
@@ -45,7 +46,7 @@ struct perf_fold_options {
 	size_t nr_comms;
 	int max_stack;             /* frames per sample; 0 = perf script's default (127) */
 	const struct symbol_options *symbols; /* NULL = defaults */
-	int progress;              /* report progress on stderr (callers pass isatty(2)) */
+	const struct tephra_report *report; /* the reading's progress (NULL: none) */
 	/* perf_fold_file: where to print the short stack-quality block of a DWARF
 	 * recording (quality/stack_quality.h), headed QUALITY_WHO; NULL = nowhere */
 	FILE *quality;

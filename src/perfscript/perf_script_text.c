@@ -40,10 +40,10 @@ struct text_state {
 
 static void warn(struct text_state *s, const char *what, const char *line, size_t len)
 {
-	if (!s->o->warnings || ++s->nr_warned > MAX_LINE_WARNINGS)
+	if (++s->nr_warned > MAX_LINE_WARNINGS)
 		return;
-	fprintf(s->o->warnings, "%s:%" PRIu64 ": %s: %.*s\n", s->name, s->line_no, what,
-		(int)(len > 200 ? 200 : len), line);
+	tephra_warn(s->o->report, "%s:%" PRIu64 ": %s: %.*s", s->name, s->line_no, what,
+		    (int)(len > 200 ? 200 : len), line);
 }
 
 static void push_frame(struct text_state *s, uint32_t id)
@@ -121,11 +121,11 @@ static void header_line(struct text_state *s, const char *line, size_t len,
 			s->filter_defaulted = 1;
 		} else if (ev.event.len != s->filter.len ||
 			   memcmp(ev.event.ptr, s->filter.buf, s->filter.len)) {
-			if (s->filter_defaulted && !s->filter_warned && s->o->warnings) {
-				fprintf(s->o->warnings,
-					"%s:%" PRIu64 ": keeping only events of type %s, skipping %.*s\n",
-					s->name, s->line_no, s->filter.buf, (int)ev.event.len,
-					ev.event.ptr);
+			if (s->filter_defaulted && !s->filter_warned) {
+				tephra_warn(s->o->report,
+					    "%s:%" PRIu64 ": keeping only events of type %s, skipping %.*s",
+					    s->name, s->line_no, s->filter.buf, (int)ev.event.len,
+					    ev.event.ptr);
 				s->filter_warned = 1;
 			}
 			if (s->stats)
@@ -261,9 +261,9 @@ int fold_perf_script_text(FILE *in, const char *name, struct fold_table *t,
 				strerror(errno ? errno : EIO));
 		ret = -1;
 	}
-	if (o->warnings && s.nr_warned > MAX_LINE_WARNINGS)
-		fprintf(o->warnings, "%s: %" PRIu64 " unrecognized lines in all (first %d shown)\n",
-			s.name, s.nr_warned, MAX_LINE_WARNINGS);
+	if (s.nr_warned > MAX_LINE_WARNINGS)
+		tephra_warn(o->report, "%s: %" PRIu64 " unrecognized lines in all (first %d shown)",
+			    s.name, s.nr_warned, MAX_LINE_WARNINGS);
 	/* A sample not closed by a blank line is dropped, as the script drops it. */
 	if (s.stats) {
 		s.stats->lines = s.line_no;

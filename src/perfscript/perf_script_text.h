@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "base/error.h"
+#include "base/report.h"
 #include "fold/fold_naming.h"
 #include "fold/fold_table.h"
 
@@ -31,7 +32,8 @@ struct fold_text_options {
 	int srcline;                /* input is `perf script -F+srcline`: a source line
 				     * follows each frame line; append it as ":file:line"
 				     * (stackcollapse-perf.pl --srcline) */
-	FILE *warnings;             /* "NAME:LINE: unrecognized line" etc.; NULL = silent */
+	/* warnings ("NAME:LINE: unrecognized line" etc.); NULL = silent */
+	const struct tephra_report *report;
 	struct fold_text_stats *stats; /* filled when not NULL */
 };
 

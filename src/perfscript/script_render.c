@@ -380,7 +380,7 @@ int script_render_file(const char *path, const struct script_options *o, int fd,
 		       struct tephra_error *err)
 {
 	struct perf_session s;
-	if (perf_session_open(&s, path, o->symbols, o->progress, err))
+	if (perf_session_open(&s, path, o->symbols, o->report, err))
 		return -1;
 	struct render r = { 0 };
 	r.o = o;

@@ -46,7 +46,7 @@ struct script_options {
 	int no_inline;           /* --no-inline: unwound frames without their inlined functions */
 	struct perf_session_filter filter;
 	const struct symbol_options *symbols;
-	int progress;
+	const struct tephra_report *report; /* the reading's progress (NULL: none) */
 	/* where to print the short stack-quality block of a DWARF recording after the
 	 * samples (quality/script_quality.h), headed QUALITY_WHO; NULL = nowhere */
 	FILE *quality;

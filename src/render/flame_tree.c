@@ -1,7 +1,6 @@
 /* flame_tree.c - merging streamed stacks into one call tree (see flame_tree.h). */
 #include "render/flame_tree.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -119,8 +118,7 @@ static __attribute__((noinline, cold)) void grow_nodes(struct flame_tree *t)
 
 	if (old == MAX_NODES) {
 		/* Like running out of memory, which would come first on most machines. */
-		fprintf(stderr, "tephra: more than %u frames in one flame graph\n", MAX_NODES);
-		abort();
+		xfatal("more than %u frames in one flame graph", MAX_NODES);
 	}
 	t->cap_nodes = old ? old * 2 : 1024;
 	t->nodes = xrealloc(t->nodes, sizeof(*t->nodes) * t->cap_nodes);

@@ -243,8 +243,8 @@ int folded_read(FILE *f, const char *name, struct flame_tree *t, const struct fo
 			line_off = off;
 			p = nl + 1;
 		}
-		if (o->progress && off >= next_progress) {
-			o->progress(o->progress_arg, off);
+		if (o->report && off >= next_progress) {
+			tephra_progress(o->report, off, 0);
 			next_progress = off + (16u << 20);
 		}
 	}

@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 #include "base/error.h"
+#include "base/report.h"
 #include "fold/stack_sink.h"
 #include "render/flame_tree.h"
 
@@ -23,9 +24,9 @@ enum folded_flags {
 struct folded_opts {
 	unsigned flags;
 	int col;                    /* the column single counts go to */
-	/* Called every few megabytes with the bytes read so far (may be NULL). */
-	void (*progress)(void *arg, uint64_t bytes);
-	void *progress_arg;
+	/* Told every few megabytes the bytes read so far (total 0: not known); may be
+	 * NULL. */
+	const struct tephra_report *report;
 };
 
 struct folded_stats {

@@ -1,29 +1,20 @@
 /* perf_session.c - the record loop shared by script and fold (see perf_session.h). */
 #include "session/perf_session.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "base/xalloc.h"
 
-static void progress_cb(void *arg, uint64_t done, uint64_t total)
-{
-	(void)arg;
-	if (total)
-		fprintf(stderr, "\rtephra: %3d%%", (int)(done * 100 / total));
-}
-
 int perf_session_open(struct perf_session *s, const char *path, const struct symbol_options *sym,
-		      int progress, struct tephra_error *err)
+		      const struct tephra_report *report, struct tephra_error *err)
 {
 	memset(s, 0, sizeof(*s));
 	s->path = path;
-	s->progress = progress;
+	s->report = report;
+	s->progress = report && report->progress;
 	struct perf_reader_options ro = { 0 };
-	if (progress)
-		ro.progress = progress_cb;
+	ro.report = report;
 	if (perf_reader_open(&s->reader, path, &ro, err))
 		return -1;
 	struct symbol_options defaults = { 0 };
@@ -42,7 +33,7 @@ int perf_session_open(struct perf_session *s, const char *path, const struct sym
 void perf_session_end_progress(struct perf_session *s)
 {
 	if (s->progress)
-		fputs("\r              \r", stderr); /* wipe the progress line */
+		tephra_progress_end(s->report);
 	s->progress = 0;
 }
 

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "base/error.h"
+#include "base/report.h"
 #include "machine/machine.h"
 #include "perfdata/perf_record_reader.h"
 #include "session/frame_resolver.h"
@@ -32,7 +33,8 @@ struct perf_session {
 	struct symbol_store *store;
 	struct machine *machine;
 	struct frame_resolver resolver;
-	int progress;        /* a progress line is shown on stderr */
+	const struct tephra_report *report; /* progress (NULL: none) */
+	int progress;        /* progress is being reported */
 	struct sample_unwinder *unwinder; /* DWARF call graphs (NULL: arch not supported) */
 	size_t max_stack;    /* frames unwound per sample (--max-stack; default 127) */
 };
@@ -47,13 +49,15 @@ struct perf_session_sample {
 	int unwound;                         /* its user frames were unwound from DWARF CFI */
 };
 
-/* Opens PATH ("-": standard input).  Returns 0, or -1 with ERR. */
+/* Opens PATH ("-": standard input), reporting the reading's progress to REPORT (may be
+ * NULL).  Returns 0, or -1 with ERR. */
 int perf_session_open(struct perf_session *s, const char *path, const struct symbol_options *sym,
-		      int progress, struct tephra_error *err);
+		      const struct tephra_report *report, struct tephra_error *err);
 void perf_session_close(struct perf_session *s);
 
-/* Wipes the progress line ("tephra: 100%", no newline) from stderr now, so that what is
- * printed next starts on a line of its own; no more progress is shown. */
+/* Ends the progress report now (tephra_progress_end: the CLI wipes its progress line),
+ * so that what is printed next starts on a line of its own; no more progress is
+ * reported. */
 void perf_session_end_progress(struct perf_session *s);
 
 /* Reads to the end, calling ON_SAMPLE for each selected sample (it returns 0 to go on, or

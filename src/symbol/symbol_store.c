@@ -76,10 +76,8 @@ static char *fmt(const char *f, ...)
 	if (vasprintf(&s, f, ap) < 0)
 		s = NULL;
 	va_end(ap);
-	if (!s) {
-		fprintf(stderr, "tephra: out of memory\n");
-		abort();
-	}
+	if (!s)
+		xfatal("out of memory");
 	return s;
 }
 

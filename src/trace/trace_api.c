@@ -50,10 +50,8 @@ static void add_thread(struct tephra_trace *t, uint64_t tid)
 	memset(th, 0, sizeof(*th));
 	th->tid = tid;
 	th->cs = cs_new(&t->host, &t->csopts);
-	if (!th->cs) {
-		fprintf(stderr, "tephra: out of memory (call stack)\n");
-		abort();
-	}
+	if (!th->cs)
+		xfatal("out of memory (call stack)");
 	rv_tracker_init(&th->trk, th->cs);
 	t->cur = t->nthreads++;
 }

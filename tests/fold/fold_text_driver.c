@@ -9,10 +9,18 @@
 
 #include "perfscript/perf_script_text.h"
 
+static void warn_line(void *ctx, const char *fmt, va_list ap)
+{
+	(void)ctx;
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
 int main(int argc, char **argv)
 {
+	static const struct tephra_report warnings = { warn_line, NULL, NULL, NULL };
 	struct fold_text_stats stats;
-	struct fold_text_options o = { .root = FOLD_ROOT_COMM, .warnings = stderr,
+	struct fold_text_options o = { .root = FOLD_ROOT_COMM, .report = &warnings,
 				       .stats = &stats };
 	struct fold_table *t = fold_table_new();
 	struct tephra_error err;

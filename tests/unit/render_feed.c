@@ -38,7 +38,7 @@ struct feed_case {
 static void run(const struct feed_case *c)
 {
 	struct flame_tree *fed = flame_tree_new(0), *read = flame_tree_new(0);
-	struct folded_opts o = { c->flags | FOLDED_ONE_COLUMN, c->col, NULL, NULL };
+	struct folded_opts o = { c->flags | FOLDED_ONE_COLUMN, c->col, NULL };
 	struct folded_stats fed_st = { 0 }, read_st;
 	struct tephra_error err = { "" };
 	struct folded_feed *feed = folded_feed_new(fed, &o, &fed_st);
@@ -122,7 +122,7 @@ int main(void)
 
 	/* One feed, many stacks: they merge as lines of one file do, and the counts add up. */
 	struct flame_tree *t = flame_tree_new(0);
-	struct folded_opts o = { FOLDED_ONE_COLUMN, 0, NULL, NULL };
+	struct folded_opts o = { FOLDED_ONE_COLUMN, 0, NULL };
 	struct folded_stats st = { 0 };
 	struct folded_feed *feed = folded_feed_new(t, &o, &st);
 	struct stack_sink sink = folded_feed_sink(feed);

@@ -31,7 +31,7 @@ static void collect(void *arg, const struct flame_layout_frame *f)
 static struct flame_tree *tree_of(const char *text)
 {
 	struct flame_tree *t = flame_tree_new(0);
-	struct folded_opts o = { 0, 0, NULL, NULL };
+	struct folded_opts o = { 0, 0, NULL };
 	struct folded_stats st;
 	struct tephra_error err = { "" };
 	FILE *f = fmemopen((void *)text, strlen(text), "r");

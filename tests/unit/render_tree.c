@@ -17,7 +17,7 @@
 /* Feeds TEXT through the streaming reader. */
 static struct folded_stats read_text(struct flame_tree *t, const char *text, unsigned flags, int col)
 {
-	struct folded_opts o = { flags, col, NULL, NULL };
+	struct folded_opts o = { flags, col, NULL };
 	struct folded_stats st;
 	struct tephra_error err = { "" };
 	FILE *f = fmemopen((void *)text, strlen(text), "r");
@@ -241,7 +241,7 @@ int main(void)
 			char line[FLAME_COUNT_BUF + 8];
 			const char *why;
 			int two = 0;
-			struct folded_opts o = { 0, 0, NULL, NULL };
+			struct folded_opts o = { 0, 0, NULL };
 			int n = snprintf(line, sizeof(line), "s %s", buf);
 			t = flame_tree_new(0);
 			if (folded_parse_line(line, (size_t)n, t, &o, &two, &why) != 0 ||

@@ -1,0 +1,32 @@
+/* cli_report.c - warnings and progress of library calls, on stderr (see cli_report.h). */
+#include "cli_report.h"
+
+#include <stdio.h>
+
+static void warn_line(void *ctx, const char *fmt, va_list ap)
+{
+	(void)ctx;
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+static void percent(void *ctx, uint64_t done, uint64_t total)
+{
+	(void)ctx;
+	if (total)
+		fprintf(stderr, "\rtephra: %3d%%", (int)(done * 100 / total));
+}
+
+static void wipe(void *ctx)
+{
+	(void)ctx;
+	fputs("\r              \r", stderr); /* as wide as the progress line */
+}
+
+const struct tephra_report *cli_report(int progress)
+{
+	static const struct tephra_report quiet = { warn_line, NULL, NULL, NULL };
+	static const struct tephra_report shown = { warn_line, percent, wipe, NULL };
+
+	return progress ? &shown : &quiet;
+}
