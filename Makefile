@@ -88,4 +88,6 @@ bench: all
 clean:
 	rm -rf build
 
--include $(LIB_OBJS:.o=.d) $(CLI_OBJS:.o=.d)
+# What each object and test binary was built from (-MMD -MP): editing a header rebuilds
+# what includes it.  Tools and drivers of build.mk fragments include their own.
+-include $(LIB_OBJS:.o=.d) $(CLI_OBJS:.o=.d) $(UNIT_BINS:=.d)

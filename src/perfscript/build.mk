@@ -7,3 +7,6 @@ EXTRA_ALL += $(FOLD_TEXT_DRIVER)
 $(FOLD_TEXT_DRIVER): tests/fold/fold_text_driver.c $(LIBTEPHRA)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_BASE) $(CFLAGS) $(LDFLAGS_SAN) -o $@ $< $(LIBTEPHRA) $(LIBS)
+
+# the headers it was built from (-MMD -MP)
+-include $(FOLD_TEXT_DRIVER).d

@@ -19,3 +19,6 @@ EXTRA_ALL += $(UNWIND_CAPTURE_DRIVER)
 $(UNWIND_CAPTURE_DRIVER): tests/unwind/unwind_capture_driver.c $(LIBTEPHRA)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_BASE) $(CFLAGS) $(LDFLAGS_SAN) -o $@ $< $(LIBTEPHRA) $(LIBS)
+
+# the headers they were built from (-MMD -MP)
+-include $(UNWIND_DUMP_DRIVER).d $(UNWIND_CAPTURE_DRIVER).d $(UNWIND_STAT_OBJ:.o=.d)
