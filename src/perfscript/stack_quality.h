@@ -17,7 +17,7 @@
 #include <stdio.h>
 
 #include "base/error.h"
-#include "perfdata/perf_record_reader.h"
+#include "perfdata/perf_reader.h"
 #include "perfscript/frame_resolver.h"
 #include "unwind/dwarf_unwind.h"
 

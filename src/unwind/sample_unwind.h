@@ -19,7 +19,7 @@
 
 #include "base/error.h"
 #include "machine/machine.h"
-#include "perfdata/perf_record_reader.h"
+#include "perfdata/perf_reader.h"
 #include "unwind/dwarf_unwind.h"
 
 struct sample_unwinder;

@@ -27,7 +27,7 @@
 #include <time.h>
 
 #include "machine/machine.h"
-#include "perfdata/perf_record_reader.h"
+#include "perfdata/perf_reader.h"
 #include "unwind/sample_unwind.h"
 #include "unwind/unwind_quality.h"
 #include "unwind/unwind_stat.h"

@@ -1,4 +1,4 @@
-/* perf_record_reader.c - the input driver: opens a perf.data file (mapped) or a pipe-mode
+/* perf_reader.c - the input driver: opens a perf.data file (mapped) or a pipe-mode
  * stream, cuts the data into records, decompresses COMPRESSED records, sends each record
  * either straight to delivery or through the ordering queue, and decodes records as they
  * are delivered.
