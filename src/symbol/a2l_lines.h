@@ -1,6 +1,6 @@
 /* a2l_lines.h - the source positions binutils' `addr2line` (2.40) prints, which perf
  * 6.1 shows under `-F srcline`: a line-table row's file and line, an inlined call's
- * call site.  Used by dwarf_lines.c. */
+ * call site.  Used by a2l.c. */
 #ifndef TEPHRA_SYMBOL_A2L_LINES_H
 #define TEPHRA_SYMBOL_A2L_LINES_H
 

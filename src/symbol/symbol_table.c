@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "base/xalloc.h"
-#include "symbol/demangle.h"
+#include "symbol/symbol_demangle.h"
 
 static void remember_name(struct symbol_table *t, char *name)
 {

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "symbol/dwarf_lines.h"
+#include "symbol/a2l.h"
 
 static void print_record(void *arg, const char *name, const char *file, unsigned line)
 {

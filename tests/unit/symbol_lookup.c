@@ -19,7 +19,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "symbol/demangle.h"
+#include "symbol/symbol_demangle.h"
 #include "symbol/perf_rbtree.h"
 #include "symbol/symbol_store.h"
 #include "symbol/symbol_table.h"

@@ -1,4 +1,4 @@
-#include "symbol/dwarf_lines.h"
+#include "symbol/a2l.h"
 
 #include <dwarf.h>
 #include <elfutils/libdw.h>
@@ -10,7 +10,7 @@
 #include "base/hashmap.h"
 #include "base/strbuf.h"
 #include "base/xalloc.h"
-#include "symbol/a2l_elf.h"
+#include "symbol/a2l_symbols.h"
 #include "symbol/a2l_lines.h"
 #include "symbol/debug_inflate.h"
 

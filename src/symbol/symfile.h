@@ -1,11 +1,11 @@
-/* elf_symbols.h - symbols of one ELF object, the way perf 6.1 reads them.
+/* symfile.h - symbols of one ELF object, the way perf 6.1 reads them.
  *
  * Two files may take part: SYMS, the file whose symbol table is used (.symtab, else
  * .dynsym), and RUNTIME, the file that was mapped (its program headers place symbols
  * in the file-offset address space, and its .plt/.rela.plt give the foo@plt
  * entries).  They are the same file when the binary carries its own .symtab. */
-#ifndef TEPHRA_SYMBOL_ELF_SYMBOLS_H
-#define TEPHRA_SYMBOL_ELF_SYMBOLS_H
+#ifndef TEPHRA_SYMBOL_SYMFILE_H
+#define TEPHRA_SYMBOL_SYMFILE_H
 
 #include <gelf.h>
 #include <stddef.h>

@@ -1,4 +1,4 @@
-#include "symbol/elf_symbols.h"
+#include "symbol/symfile.h"
 
 #include <elfutils/libdwelf.h>
 #include <fcntl.h>
@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "base/xalloc.h"
-#include "symbol/demangle.h"
+#include "symbol/symbol_demangle.h"
 
 int elf_handle_open(struct elf_handle *h, const char *path)
 {

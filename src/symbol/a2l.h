@@ -1,12 +1,12 @@
-/* dwarf_lines.h - inlined-function chains and source lines from one file's DWARF
+/* a2l.h - inlined-function chains and source lines from one file's DWARF
  * (libdwfl), in that file's own virtual addresses.
  *
  * The chain is what binutils' `addr2line -i -f` lists, which is what perf 6.1 (built
  * without libbfd) asks for DWARF callchains: the innermost function first, then each
  * function it is inlined into, ending with the containing subprogram.  Names are the
  * linkage name when DWARF has one (mangled), else the plain name. */
-#ifndef TEPHRA_SYMBOL_DWARF_LINES_H
-#define TEPHRA_SYMBOL_DWARF_LINES_H
+#ifndef TEPHRA_SYMBOL_A2L_H
+#define TEPHRA_SYMBOL_A2L_H
 
 #include <stdint.h>
 
@@ -24,7 +24,7 @@ int dwarf_lines_inline_names(struct dwarf_lines *dl, uint64_t vaddr,
 /* The same lookup with addr2line's source position of each record: FILE (NULL where
  * addr2line prints "??") and LINE (0 where it prints "?"): the innermost function's
  * line-table position, then each caller's call site.  The names are binutils' (see
- * dwarf_lines.c): DWARF linkage name or C/assembler name, else the ELF symbol. */
+ * a2l.c): DWARF linkage name or C/assembler name, else the ELF symbol. */
 int dwarf_lines_inline_records(struct dwarf_lines *dl, uint64_t vaddr,
 			       void (*cb)(void *arg, const char *name, const char *file,
 					  unsigned line),
