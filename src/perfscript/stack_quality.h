@@ -19,7 +19,7 @@
 #include "base/error.h"
 #include "perfdata/perf_reader.h"
 #include "perfscript/frame_resolver.h"
-#include "unwind/dwarf_unwind.h"
+#include "unwind/unwinder.h"
 
 struct stack_quality;
 

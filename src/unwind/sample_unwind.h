@@ -20,7 +20,7 @@
 #include "base/error.h"
 #include "machine/machine.h"
 #include "perfdata/perf_reader.h"
-#include "unwind/dwarf_unwind.h"
+#include "unwind/unwinder.h"
 
 struct sample_unwinder;
 

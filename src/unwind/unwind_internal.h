@@ -1,5 +1,5 @@
-/* unwind_internal.h - the unwinder's state, shared by dwarf_unwind.c (sessions,
- * libdwfl walks, outcome) and fast_walk.c (walks on cached CFI rows).  Internal to
+/* unwind_internal.h - the unwinder's state, shared by unwinder.c (sessions,
+ * libdwfl walks, outcome) and unwind_fast_walk.c (walks on cached CFI rows).  Internal to
  * src/unwind. */
 #ifndef TEPHRA_UNWIND_UNWIND_INTERNAL_H
 #define TEPHRA_UNWIND_UNWIND_INTERNAL_H
@@ -10,8 +10,8 @@
 
 #include <elfutils/libdwfl.h>
 
-#include "unwind/cfi_rules.h"
-#include "unwind/dwarf_unwind.h"
+#include "unwind/cfi_row.h"
+#include "unwind/unwinder.h"
 #include "unwind/unwind_regs.h"
 #include "unwind/unwind_space.h"
 
@@ -49,12 +49,12 @@ struct dwarf_unwinder {
 	/* where the last frame's lookup pc stands */
 	int last_unmapped;
 	struct unwind_known_map *last_map;
-	/* frame 0 was a PLT stub without CFI, stepped by plt_step.c: the walks start at
+	/* frame 0 was a PLT stub without CFI, stepped by unwind_plt_step.c: the walks start at
 	 * its caller, which is not an activation */
 	int after_plt;
 };
 
-/* One 64-bit word of the sampled process at ADDR (see dwarf_unwind.c). */
+/* One 64-bit word of the sampled process at ADDR (see unwinder.c). */
 int unwind_read_word(struct dwarf_unwinder *u, uint64_t addr, uint64_t *value);
 
 /* The same, inline where the word lies in the sample's stack copy (most reads of a
@@ -79,7 +79,7 @@ enum fast_walk_result {
 	FAST_RESTART,  /* a mapping to learn or a session to rebuild (want_*) */
 };
 
-/* Walks the current sample on cached CFI rows (fast_walk.c). */
+/* Walks the current sample on cached CFI rows (unwind_fast_walk.c). */
 enum fast_walk_result unwind_fast_walk(struct dwarf_unwinder *u);
 
 enum plt_step_result {
@@ -88,7 +88,7 @@ enum plt_step_result {
 	PLT_RESTART,   /* a mapping to learn or a session to rebuild (want_*) */
 };
 
-/* Steps over frame 0 when it is a PLT stub that has no CFI (plt_step.c). */
+/* Steps over frame 0 when it is a PLT stub that has no CFI (unwind_plt_step.c). */
 enum plt_step_result unwind_plt_step(struct dwarf_unwinder *u);
 
 #endif

@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "unwind/dwarf_unwind.h"
+#include "unwind/unwinder.h"
 
 /* perf record accepts dump sizes up to this (a multiple of 8 below 64 KiB). */
 #define UNWIND_MAX_PERF_DUMP 65528

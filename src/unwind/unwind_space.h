@@ -13,7 +13,7 @@
 
 #include <elfutils/libdwfl.h>
 
-#include "unwind/dwarf_unwind.h"
+#include "unwind/unwinder.h"
 
 struct unwind_module {
 	char *path;            /* as recorded */

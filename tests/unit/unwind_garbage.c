@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "unwind/dwarf_unwind.h"
+#include "unwind/unwinder.h"
 
 struct self_map {
 	uint64_t start, end, pgoff;

@@ -18,7 +18,7 @@
 
 #include <elfutils/libdwfl.h>
 
-#include "unwind/dwarf_unwind.h"
+#include "unwind/unwinder.h"
 
 #if defined(__x86_64__)
 

@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "unwind/dwarf_unwind.h"
+#include "unwind/unwinder.h"
 
 #define MAX_REGS 64
 #define MAX_MAPS 256

@@ -1,4 +1,4 @@
-/* dwarf_unwind.h - turns a DWARF-mode sample (user registers + a copy of the user
+/* unwinder.h - turns a DWARF-mode sample (user registers + a copy of the user
  * stack) into the list of code addresses of its call stack, with elfutils' libdwfl.
  *
  * One struct dwarf_unwinder per recorded process (one address space).  It keeps a
@@ -16,8 +16,8 @@
  * Memory reads during an unwind are served from the sample's stack copy for
  * [sp, sp + dyn_size), and from the mapped ELF file's bytes for addresses in a
  * read-only file-backed segment; anything else fails and ends the walk. */
-#ifndef TEPHRA_UNWIND_DWARF_UNWIND_H
-#define TEPHRA_UNWIND_DWARF_UNWIND_H
+#ifndef TEPHRA_UNWIND_UNWINDER_H
+#define TEPHRA_UNWIND_UNWINDER_H
 
 #include <stddef.h>
 #include <stdint.h>

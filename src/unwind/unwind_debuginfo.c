@@ -1,6 +1,6 @@
-/* debug_cfi_finder.c - which debug file the unwinder lets libdwfl open (see
- * debug_cfi_finder.h). */
-#include "unwind/debug_cfi_finder.h"
+/* unwind_debuginfo.c - which debug file the unwinder lets libdwfl open (see
+ * unwind_debuginfo.h). */
+#include "unwind/unwind_debuginfo.h"
 
 #include <fcntl.h>
 #include <gelf.h>

@@ -1,4 +1,4 @@
-/* plt_step.c - the first frame of a sample taken inside a PLT stub that has no CFI.
+/* unwind_plt_step.c - the first frame of a sample taken inside a PLT stub that has no CFI.
  *
  * lld writes no .eh_frame for its .plt on any architecture; GNU ld writes one on x86_64
  * but none on aarch64 (docs/unwind.md).  A sample whose pc is such a stub has no FDE for

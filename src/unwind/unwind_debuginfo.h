@@ -1,12 +1,12 @@
-/* debug_cfi_finder.h - the unwinder's find_debuginfo callback for libdwfl.
+/* unwind_debuginfo.h - the unwinder's find_debuginfo callback for libdwfl.
  *
  * libdwfl asks for a module's debug file only to read its .debug_frame (when .eh_frame
  * has no row for a pc).  Opening one is costly — libdw decompresses every compressed
  * .debug_* section and follows .gnu_debugaltlink — and happens once per process, so
  * a debug file is only handed over when it has a .debug_frame section.  Internal to
  * src/unwind. */
-#ifndef TEPHRA_UNWIND_DEBUG_CFI_FINDER_H
-#define TEPHRA_UNWIND_DEBUG_CFI_FINDER_H
+#ifndef TEPHRA_UNWIND_UNWIND_DEBUGINFO_H
+#define TEPHRA_UNWIND_UNWIND_DEBUGINFO_H
 
 #include <elfutils/libdwfl.h>
 

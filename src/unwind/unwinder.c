@@ -1,4 +1,4 @@
-/* dwarf_unwind.c - one libdwfl session per process, reused across samples.
+/* unwinder.c - one libdwfl session per process, reused across samples.
  *
  * libdwfl unwinds a "thread" whose registers and memory come from callbacks.  We attach
  * those callbacks once (dwfl_attach_state) with the unwinder as their argument, and
@@ -8,14 +8,14 @@
  * seen, the walk is abandoned, the mapping's file is reported, and the sample is walked
  * again from the start.  That costs one extra walk per newly seen file of a process and
  * keeps the module list unchanged while libdwfl is inside a walk. */
-#include "unwind/dwarf_unwind.h"
+#include "unwind/unwinder.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/xalloc.h"
-#include "unwind/debug_cfi_finder.h"
+#include "unwind/unwind_debuginfo.h"
 #include "unwind/unwind_internal.h"
 
 /* Re-walks of one sample after learning a mapping or rebuilding the session. */
