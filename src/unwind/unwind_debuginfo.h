@@ -13,7 +13,7 @@
 /* A Dwfl_Callbacks.find_debuginfo: dwfl_standard_find_debuginfo, but only when one of
  * the standard places holds a debug file with .debug_frame; otherwise -1 (no debug
  * file), without any debuginfod lookup. */
-int unwind_find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
+int unwind_debuginfo_find(Dwfl_Module *mod, void **userdata, const char *modname,
 			  Dwarf_Addr base, const char *file_name, const char *debuglink_file,
 			  GElf_Word debuglink_crc, char **debuginfo_file_name);
 

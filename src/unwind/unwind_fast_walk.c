@@ -9,7 +9,7 @@
  * tests check it against `unwind-dump --libdwfl-only`.  Any frame it cannot do (no FDE,
  * expressions, signal frames, an unknown CFA register, a pc in no mapping) hands the
  * whole sample to libdwfl. */
-enum fast_walk_result unwind_fast_walk(struct dwarf_unwinder *u)
+enum fast_walk_result unwind_fast_walk(struct unwinder *u)
 {
 	struct unwind_result *res = u->res;
 	const unsigned nregs = u->arch->nr_dwarf;

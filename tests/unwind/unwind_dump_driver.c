@@ -176,7 +176,7 @@ int main(int argc, char **argv)
 	if (rc < 0)
 		fprintf(stderr, "unwind-dump: %s\n", err.msg);
 	if (stats) {
-		struct dwarf_unwinder_stats st;
+		struct unwinder_stats st;
 		size_t nr_procs;
 
 		sample_unwinder_stats(su, &st, &nr_procs);
