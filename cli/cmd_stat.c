@@ -13,8 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "perfdata/perf_record_reader.h"
-#include "perfdata/perf_stat_report.h"
+#include "perfdata/perf_reader.h"
+#include "perfdata/perf_stat_print.h"
 #include "quality/stack_quality.h"
 
 struct stat_options {

@@ -15,9 +15,9 @@
 #include "base/hashmap.h"
 #include "base/strbuf.h"
 #include "base/xalloc.h"
-#include "symbol/demangle.h"
-#include "symbol/dwarf_lines.h"
-#include "symbol/elf_symbols.h"
+#include "symbol/symbol_demangle.h"
+#include "symbol/a2l.h"
+#include "symbol/symfile.h"
 #include "symbol/kallsyms.h"
 #include "symbol/perf_map.h"
 #include "symbol/symbol_table.h"
@@ -41,7 +41,7 @@ struct dso {
 	struct symbol_table table;
 	uint64_t text_offset;      /* file offset -> ELF address, for DWARF */
 	int dwarf_tried;
-	struct dwarf_lines *dwarf;
+	struct a2l *dwarf;
 	int prefetch_asked;        /* symbol_store_prefetch: 1 symbols, 2 and DWARF (the
 				    * caller's thread only) */
 };
@@ -118,7 +118,7 @@ struct symbol_store *symbol_store_new(const struct symbol_options *opts)
 static void dso_free(struct dso *d)
 {
 	symbol_table_release(&d->table);
-	dwarf_lines_close(d->dwarf);
+	a2l_close(d->dwarf);
 	free(d->path);
 	free(d->module);
 	free(d->loaded_from);
@@ -508,9 +508,9 @@ static void list_candidates(struct dso *d, struct candidates *c)
 	hex_of(d->build_id, d->build_id_size, hex);
 
 	if (d->kind == DSO_USER && is_regular_file(ondisk)) {
-		struct elf_handle h;
-		if (elf_handle_open(&h, ondisk) == 0) {
-			const char *link = elf_handle_debuglink(&h);
+		struct symfile h;
+		if (symfile_open(&h, ondisk) == 0) {
+			const char *link = symfile_debuglink(&h);
 			if (link && *link) {
 				char *dir = xstrdup(ondisk);
 				char *slash = strrchr(dir, '/');
@@ -525,7 +525,7 @@ static void list_candidates(struct dso *d, struct candidates *c)
 				add_candidate(c, fmt("%s%s/%s", st->opts.debug_dir, dir, link));
 				free(dir);
 			}
-			elf_handle_close(&h);
+			symfile_close(&h);
 		}
 	}
 	if (d->build_id_size) {
@@ -549,7 +549,7 @@ static void list_candidates(struct dso *d, struct candidates *c)
 static void load_elf_object(struct dso *d)
 {
 	struct candidates c = { 0 };
-	struct elf_handle syms = { .fd = -1 }, runtime = { .fd = -1 };
+	struct symfile syms = { .fd = -1 }, runtime = { .fd = -1 };
 	int have_syms = 0, have_runtime = 0;
 
 	if (!d->build_id_size && d->kind == DSO_USER) {
@@ -557,12 +557,12 @@ static void load_elf_object(struct dso *d)
 		 * /usr/lib/debug/.build-id and the cache can still be searched. */
 		char *ondisk = fmt("%s%s", d->store->opts.root_dir ? d->store->opts.root_dir : "",
 				   d->path);
-		struct elf_handle h;
-		if (is_regular_file(ondisk) && elf_handle_open(&h, ondisk) == 0) {
-			int n = elf_handle_build_id(&h, d->build_id, sizeof(d->build_id));
+		struct symfile h;
+		if (is_regular_file(ondisk) && symfile_open(&h, ondisk) == 0) {
+			int n = symfile_build_id(&h, d->build_id, sizeof(d->build_id));
 			if (n > 0)
 				d->build_id_size = (size_t)n;
-			elf_handle_close(&h);
+			symfile_close(&h);
 		}
 		free(ondisk);
 	}
@@ -578,27 +578,27 @@ static void load_elf_object(struct dso *d)
 			add_candidate(&c, fmt("/proc/self/fd/%d", own_vdso));
 	}
 	for (size_t i = 0; i < c.nr && !(have_syms && have_runtime); i++) {
-		struct elf_handle h;
-		if (elf_handle_open(&h, c.paths[i]) != 0)
+		struct symfile h;
+		if (symfile_open(&h, c.paths[i]) != 0)
 			continue;
 		if (d->build_id_size) {
 			/* perf always rejects a file whose build-id is not the recorded one */
 			uint8_t bid[MAX_BUILD_ID];
-			int n = elf_handle_build_id(&h, bid, sizeof(bid));
+			int n = symfile_build_id(&h, bid, sizeof(bid));
 			if (n < 0 || !build_id_equal(bid, (size_t)n, d->build_id, d->build_id_size)) {
-				elf_handle_close(&h);
+				symfile_close(&h);
 				continue;
 			}
 		}
 		int used = 0;
-		if (!have_syms && elf_handle_has_symtab(&h)) {
+		if (!have_syms && symfile_has_symtab(&h)) {
 			syms = h;
 			have_syms = used = 1;
 		}
-		if (!have_runtime && elf_handle_has_dynsym(&h)) {
+		if (!have_runtime && symfile_has_dynsym(&h)) {
 			if (used) {
 				/* same file serves both: reopen a second handle */
-				if (elf_handle_open(&runtime, c.paths[i]) == 0)
+				if (symfile_open(&runtime, c.paths[i]) == 0)
 					have_runtime = 1;
 			} else {
 				runtime = h;
@@ -606,14 +606,14 @@ static void load_elf_object(struct dso *d)
 			}
 		}
 		if (!used)
-			elf_handle_close(&h);
+			symfile_close(&h);
 	}
 	if (have_syms || have_runtime) {
-		struct elf_handle *s = have_syms ? &syms : &runtime;
-		struct elf_handle *r = have_runtime ? &runtime : &syms;
-		if (elf_load_symbols(&d->table, s, r) > 0)
+		struct symfile *s = have_syms ? &syms : &runtime;
+		struct symfile *r = have_runtime ? &runtime : &syms;
+		if (symfile_load_symbols(&d->table, s, r) > 0)
 			d->loaded_from = xstrdup(s->path);
-		d->text_offset = elf_handle_text_offset(r);
+		d->text_offset = symfile_text_offset(r);
 	} else if (d->build_id_size && d->kind == DSO_USER) {
 		char *ondisk = fmt("%s%s", d->store->opts.root_dir ? d->store->opts.root_dir : "",
 				   d->path);
@@ -621,9 +621,9 @@ static void load_elf_object(struct dso *d)
 		free(ondisk);
 	}
 	if (have_syms)
-		elf_handle_close(&syms);
+		symfile_close(&syms);
 	if (have_runtime)
-		elf_handle_close(&runtime);
+		symfile_close(&runtime);
 	if (own_vdso >= 0) {
 		close(own_vdso);
 		if (d->loaded_from) {
@@ -663,7 +663,7 @@ static void load_now(struct dso *d)
 	}
 }
 
-static struct dwarf_lines *dwarf_now(struct dso *d)
+static struct a2l *dso_a2l_now(struct dso *d)
 {
 	load_now(d);
 	if (!d->dwarf_tried) {
@@ -671,7 +671,7 @@ static struct dwarf_lines *dwarf_now(struct dso *d)
 		/* perf asks addr2line about the file the symbols came from (which answers
 		 * by ELF symbols where there is no DWARF); not about [vdso] */
 		if (d->kind == DSO_USER && d->loaded_from)
-			d->dwarf = dwarf_lines_open(d->loaded_from);
+			d->dwarf = a2l_open(d->loaded_from);
 	}
 	return d->dwarf;
 }
@@ -714,10 +714,10 @@ struct dso_prefetch {
 static void prefetch_run(struct dso_request rq)
 {
 	load_now(rq.d);
-	struct dwarf_lines *dl = rq.dwarf ? dwarf_now(rq.d) : NULL;
+	struct a2l *dl = rq.dwarf ? dso_a2l_now(rq.d) : NULL;
 	/* inline_chain's question, asked ahead: only where it will be asked */
 	if (dl && rq.inline_facts && symbol_table_find(&rq.d->table, rq.addr))
-		dwarf_lines_prepare(dl, rq.addr + rq.d->text_offset);
+		a2l_prepare(dl, rq.addr + rq.d->text_offset);
 }
 
 /* Under LOCK: the first queued request whose dso is not BUSY (the other thread's), or
@@ -892,10 +892,10 @@ static void load(struct dso *d)
 	load_now(d);
 }
 
-static struct dwarf_lines *dso_dwarf(struct dso *d)
+static struct a2l *dso_a2l(struct dso *d)
 {
 	settle(d->store);
-	return dwarf_now(d);
+	return dso_a2l_now(d);
 }
 
 const char *dso_loaded_from(struct dso *d)
@@ -957,7 +957,7 @@ static void inline_record_cb(void *arg, const char *raw, const char *file, unsig
 
 static int inline_chain(struct dso *d, uint64_t addr, struct inline_walk *w)
 {
-	struct dwarf_lines *dl = dso_dwarf(d);
+	struct a2l *dl = dso_a2l(d);
 	if (!dl)
 		return 0;
 	const struct dso_symbol *base = dso_find_symbol(d, addr);
@@ -965,7 +965,7 @@ static int inline_chain(struct dso *d, uint64_t addr, struct inline_walk *w)
 		return 0;
 	w->d = d;
 	w->base_name = base->name;
-	return dwarf_lines_inline_records(dl, addr + d->text_offset, inline_record_cb, w);
+	return a2l_inline_records(dl, addr + d->text_offset, inline_record_cb, w);
 }
 
 int dso_inline_chain(struct dso *d, uint64_t addr, dso_inline_cb cb, void *arg)
@@ -982,12 +982,12 @@ int dso_inline_chain_srclines(struct dso *d, uint64_t addr, dso_inline_src_cb cb
 
 int dso_frame_srcline(struct dso *d, uint64_t addr, char **text, uint64_t *file_addr)
 {
-	struct dwarf_lines *dl = dso_dwarf(d);
+	struct a2l *dl = dso_a2l(d);
 	const char *file = NULL;
 	unsigned line = 0;
 	*text = NULL;
 	*file_addr = addr + d->text_offset;
-	if (!dl || !dwarf_lines_first_record(dl, addr + d->text_offset, &file, &line))
+	if (!dl || !a2l_first_record(dl, addr + d->text_offset, &file, &line))
 		return -1;
 	char *s = srcline_text(file, line);
 	if (strncmp(s, "??:0", 4) == 0) { /* perf's "unknown": nothing printed */
@@ -1000,10 +1000,10 @@ int dso_frame_srcline(struct dso *d, uint64_t addr, char **text, uint64_t *file_
 
 int dso_srcline(struct dso *d, uint64_t addr, const char **file, unsigned *line)
 {
-	struct dwarf_lines *dl = dso_dwarf(d);
+	struct a2l *dl = dso_a2l(d);
 	if (!dl)
 		return -1;
-	return dwarf_lines_srcline(dl, addr + d->text_offset, file, line);
+	return a2l_srcline(dl, addr + d->text_offset, file, line);
 }
 
 int dso_has_symbols(struct dso *d)

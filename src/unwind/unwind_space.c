@@ -13,7 +13,7 @@
 #include "base/xalloc.h"
 #include "symbol/vdso_image.h"
 
-void unwind_space_init(struct unwind_space *sp, const struct dwarf_unwind_options *opts)
+void unwind_space_init(struct unwind_space *sp, const struct unwinder_options *opts)
 {
 	memset(sp, 0, sizeof(*sp));
 	sp->opts = opts;
@@ -180,7 +180,7 @@ static uint64_t map_bias(Elf *elf, const struct unwind_map *map, uint64_t addr)
 	return map->start - map->pgoff;
 }
 
-static void build_id_cache_path(struct strbuf *sb, const struct dwarf_unwind_options *o,
+static void build_id_cache_path(struct strbuf *sb, const struct unwinder_options *o,
 				const struct unwind_map *map)
 {
 	const char *home = getenv("HOME");
@@ -230,7 +230,7 @@ static struct unwind_module *module_add(struct unwind_space *sp, const char *pat
 
 void unwind_space_learn(struct unwind_space *sp, const struct unwind_map *map)
 {
-	const struct dwarf_unwind_options *o = sp->opts;
+	const struct unwinder_options *o = sp->opts;
 	struct candidate c = { -1, NULL };
 	struct strbuf file = STRBUF_INIT;
 	const char *why = "no file";

@@ -1,6 +1,6 @@
 # addr2line: perf 6.1 names inline frames and source lines by asking binutils'
 # `addr2line -i -f` (one process per object, so its lookups have memory).  The names
-# and positions tephra computes (src/symbol/dwarf_lines.c) must be addr2line's, record
+# and positions tephra computes (src/symbol/a2l.c) must be addr2line's, record
 # for record (file names reduced to their last component, as perf prints them), over
 # four addresses per function symbol (start, a third, two thirds, last byte), asked in
 # the same order, of: libc's and ld.so's debug files, libstdc++ (no DWARF: ELF symbols

@@ -1,6 +1,6 @@
-/* debug_cfi_finder.c - which debug file the unwinder lets libdwfl open (see
- * debug_cfi_finder.h). */
-#include "unwind/debug_cfi_finder.h"
+/* unwind_debuginfo.c - which debug file the unwinder lets libdwfl open (see
+ * unwind_debuginfo.h). */
+#include "unwind/unwind_debuginfo.h"
 
 #include <fcntl.h>
 #include <gelf.h>
@@ -12,7 +12,7 @@
 
 /* Does the ELF file PATH have a section called NAME?  Reads only the section headers
  * and their string table.  -1: no such file (or not ELF). */
-static int elf_file_has_section(const char *path, const char *name)
+static int file_has_section(const char *path, const char *name)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	Elf *elf;
@@ -60,7 +60,7 @@ static int debug_file_has_frame(Dwfl_Module *mod, const char *modname,
 		for (int i = 0; i < id_len; i++)
 			strbuf_addf(&path, i == 1 ? "/%02x" : "%02x", id[i]);
 		strbuf_addstr(&path, ".debug");
-		any = elf_file_has_section(path.buf, ".debug_frame");
+		any = file_has_section(path.buf, ".debug_frame");
 	}
 	if (any != 1 && debuglink_file && modname && modname[0] == '/') {
 		const char *slash = strrchr(modname, '/');
@@ -75,7 +75,7 @@ static int debug_file_has_frame(Dwfl_Module *mod, const char *modname,
 			strbuf_addf(&path, fmts[i], dirlen, modname, debuglink_file);
 			if (!strcmp(path.buf, modname))
 				continue;
-			r = elf_file_has_section(path.buf, ".debug_frame");
+			r = file_has_section(path.buf, ".debug_frame");
 			if (r >= 0)
 				any = r;
 		}
@@ -89,10 +89,10 @@ static int debug_file_has_frame(Dwfl_Module *mod, const char *modname,
  * compressed .debug_* sections and follows .gnu_debugaltlink), and it happens once per
  * process: a debug file without .debug_frame (the usual case on x86_64, where CFI lives
  * in .eh_frame) is not worth it, so then there is no debug file for the unwinder. */
-int unwind_find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
-				   Dwarf_Addr base, const char *file_name,
-				   const char *debuglink_file, GElf_Word debuglink_crc,
-				   char **debuginfo_file_name)
+int unwind_debuginfo_find(Dwfl_Module *mod, void **userdata, const char *modname,
+			  Dwarf_Addr base, const char *file_name,
+			  const char *debuglink_file, GElf_Word debuglink_crc,
+			  char **debuginfo_file_name)
 {
 	/* No candidate at all: the standard search would find nothing either, except
 	 * through debuginfod, which an unwinder should not wait on. */

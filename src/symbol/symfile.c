@@ -1,4 +1,4 @@
-#include "symbol/elf_symbols.h"
+#include "symbol/symfile.h"
 
 #include <elfutils/libdwelf.h>
 #include <fcntl.h>
@@ -8,9 +8,9 @@
 #include <unistd.h>
 
 #include "base/xalloc.h"
-#include "symbol/demangle.h"
+#include "symbol/symbol_demangle.h"
 
-int elf_handle_open(struct elf_handle *h, const char *path)
+int symfile_open(struct symfile *h, const char *path)
 {
 	memset(h, 0, sizeof(*h));
 	h->fd = -1;
@@ -32,7 +32,7 @@ int elf_handle_open(struct elf_handle *h, const char *path)
 	return 0;
 }
 
-void elf_handle_close(struct elf_handle *h)
+void symfile_close(struct symfile *h)
 {
 	if (h->elf)
 		elf_end(h->elf);
@@ -43,7 +43,7 @@ void elf_handle_close(struct elf_handle *h)
 	h->fd = -1;
 }
 
-int elf_handle_build_id(struct elf_handle *h, uint8_t *out, size_t cap)
+int symfile_build_id(struct symfile *h, uint8_t *out, size_t cap)
 {
 	const void *bid;
 	ssize_t n = dwelf_elf_gnu_build_id(h->elf, &bid);
@@ -77,21 +77,21 @@ static Elf_Scn *section_by_name(Elf *elf, const char *name, GElf_Shdr *shdr, siz
 	return NULL;
 }
 
-int elf_handle_has_symtab(struct elf_handle *h)
+int symfile_has_symtab(struct symfile *h)
 {
 	GElf_Shdr sh;
 	Elf_Scn *s = section_by_name(h->elf, ".symtab", &sh, NULL);
 	return s && sh.sh_type == SHT_SYMTAB;
 }
 
-int elf_handle_has_dynsym(struct elf_handle *h)
+int symfile_has_dynsym(struct symfile *h)
 {
 	GElf_Shdr sh;
 	Elf_Scn *s = section_by_name(h->elf, ".dynsym", &sh, NULL);
 	return s && sh.sh_type == SHT_DYNSYM;
 }
 
-uint64_t elf_handle_text_offset(struct elf_handle *h)
+uint64_t symfile_text_offset(struct symfile *h)
 {
 	GElf_Shdr sh;
 	if (!section_by_name(h->elf, ".text", &sh, NULL))
@@ -99,7 +99,7 @@ uint64_t elf_handle_text_offset(struct elf_handle *h)
 	return sh.sh_addr - sh.sh_offset;
 }
 
-const char *elf_handle_debuglink(struct elf_handle *h)
+const char *symfile_debuglink(struct symfile *h)
 {
 	GElf_Word crc;
 	return dwelf_elf_gnu_debuglink(h->elf, &crc);
@@ -283,8 +283,8 @@ static size_t load_plt(struct symbol_table *t, Elf *elf, int demangle)
 	return added;
 }
 
-size_t elf_load_symbols(struct symbol_table *t, struct elf_handle *syms,
-			struct elf_handle *runtime)
+size_t symfile_load_symbols(struct symbol_table *t, struct symfile *syms,
+			    struct symfile *runtime)
 {
 	t->perf_tree = 1;
 	size_t n = load_symtab(t, syms->elf, runtime ? runtime->elf : NULL);

@@ -1,4 +1,4 @@
-/* dwarf_unwind.c - one libdwfl session per process, reused across samples.
+/* unwinder.c - one libdwfl session per process, reused across samples.
  *
  * libdwfl unwinds a "thread" whose registers and memory come from callbacks.  We attach
  * those callbacks once (dwfl_attach_state) with the unwinder as their argument, and
@@ -8,14 +8,14 @@
  * seen, the walk is abandoned, the mapping's file is reported, and the sample is walked
  * again from the start.  That costs one extra walk per newly seen file of a process and
  * keeps the module list unchanged while libdwfl is inside a walk. */
-#include "unwind/dwarf_unwind.h"
+#include "unwind/unwinder.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/xalloc.h"
-#include "unwind/debug_cfi_finder.h"
+#include "unwind/unwind_debuginfo.h"
 #include "unwind/unwind_internal.h"
 
 /* Re-walks of one sample after learning a mapping or rebuilding the session. */
@@ -43,7 +43,7 @@ const char *unwind_status_name(enum unwind_status s)
 
 static pid_t cb_next_thread(Dwfl *dwfl, void *arg, void **thread_argp)
 {
-	struct dwarf_unwinder *u = arg;
+	struct unwinder *u = arg;
 
 	(void)dwfl;
 	if (*thread_argp)
@@ -64,7 +64,7 @@ static bool cb_get_thread(Dwfl *dwfl, pid_t tid, void *arg, void **thread_argp)
  * read-only segment of a mapped file.  Returns 1 with *VALUE, or 0 — after noting a
  * failed read (for classify_failure), or asking for a mapping to be learnt or the
  * session rebuilt (then the walk is abandoned and made again). */
-int unwind_read_word(struct dwarf_unwinder *u, uint64_t addr, uint64_t *value)
+int unwind_read_word(struct unwinder *u, uint64_t addr, uint64_t *value)
 {
 	struct unwind_known_map *km = NULL;
 	struct unwind_map nm;
@@ -109,7 +109,7 @@ static bool cb_memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void
 
 static bool cb_set_initial_registers(Dwfl_Thread *thread, void *arg)
 {
-	struct dwarf_unwinder *u = arg;
+	struct unwinder *u = arg;
 
 	for (unsigned i = 0; i < u->arch->nr_dwarf; i++) {
 		Dwarf_Word v = u->dwarf_regs[i];
@@ -132,7 +132,7 @@ static const Dwfl_Thread_Callbacks thread_callbacks = {
 
 /* ---- session ---- */
 
-static int session_start(struct dwarf_unwinder *u)
+static int session_start(struct unwinder *u)
 {
 	if (u->dwfl)
 		return 0;
@@ -149,7 +149,7 @@ static int session_start(struct dwarf_unwinder *u)
 	return 0;
 }
 
-static void session_end(struct dwarf_unwinder *u)
+static void session_end(struct unwinder *u)
 {
 	cfi_row_cache_clear(&u->rows); /* keyed by the modules that go now */
 	unwind_space_clear(&u->space);
@@ -159,10 +159,10 @@ static void session_end(struct dwarf_unwinder *u)
 	u->space.dwfl = NULL;
 }
 
-struct dwarf_unwinder *dwarf_unwinder_new(const struct dwarf_unwind_options *opts,
-					  struct tephra_error *err)
+struct unwinder *unwinder_new(const struct unwinder_options *opts,
+			      struct tephra_error *err)
 {
-	struct dwarf_unwinder *u;
+	struct unwinder *u;
 	Elf64_Ehdr eh;
 
 	if (!opts || !opts->find_map) {
@@ -178,7 +178,7 @@ struct dwarf_unwinder *dwarf_unwinder_new(const struct dwarf_unwind_options *opt
 		return NULL;
 	}
 	u->dwfl_callbacks.find_elf = dwfl_build_id_find_elf;
-	u->dwfl_callbacks.find_debuginfo = unwind_find_debuginfo;
+	u->dwfl_callbacks.find_debuginfo = unwind_debuginfo_find;
 	u->dwfl_callbacks.section_address = dwfl_offline_section_address;
 	u->dwfl_callbacks.debuginfo_path = NULL; /* libdwfl's default search path */
 
@@ -210,7 +210,7 @@ struct dwarf_unwinder *dwarf_unwinder_new(const struct dwarf_unwind_options *opt
 	return u;
 }
 
-void dwarf_unwinder_free(struct dwarf_unwinder *u)
+void unwinder_free(struct unwinder *u)
 {
 	if (!u)
 		return;
@@ -219,12 +219,12 @@ void dwarf_unwinder_free(struct dwarf_unwinder *u)
 	free(u);
 }
 
-void dwarf_unwinder_forget_maps(struct dwarf_unwinder *u)
+void unwinder_forget_maps(struct unwinder *u)
 {
 	session_end(u);
 }
 
-size_t dwarf_unwinder_nr_modules(const struct dwarf_unwinder *u)
+size_t unwinder_nr_modules(const struct unwinder *u)
 {
 	size_t n = 0;
 
@@ -233,14 +233,14 @@ size_t dwarf_unwinder_nr_modules(const struct dwarf_unwinder *u)
 	return n;
 }
 
-const struct dwarf_unwinder_stats *dwarf_unwinder_stats(const struct dwarf_unwinder *u)
+const struct unwinder_stats *unwinder_stats(const struct unwinder *u)
 {
 	return &u->stats;
 }
 
 /* ---- one walk ---- */
 
-void unwind_stop(struct dwarf_unwinder *u, enum unwind_status st, uint64_t addr)
+void unwind_stop(struct unwinder *u, enum unwind_status st, uint64_t addr)
 {
 	u->stopped = 1;
 	u->res->status = st;
@@ -249,7 +249,7 @@ void unwind_stop(struct dwarf_unwinder *u, enum unwind_status st, uint64_t addr)
 
 static int frame_cb(Dwfl_Frame *state, void *arg)
 {
-	struct dwarf_unwinder *u = arg;
+	struct unwinder *u = arg;
 	struct unwind_result *res = u->res;
 	Dwarf_Addr pc;
 	bool activation;
@@ -300,7 +300,7 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 }
 
 /* Does the CFI covering PC mark it as a signal trampoline ('S' augmentation)? */
-static int is_signal_trampoline(struct dwarf_unwinder *u, uint64_t pc)
+static int is_signal_trampoline(struct unwinder *u, uint64_t pc)
 {
 	Dwfl_Module *mod = dwfl_addrmodule(u->dwfl, pc);
 	Dwarf_CFI *cfis[2];
@@ -328,7 +328,7 @@ static int is_signal_trampoline(struct dwarf_unwinder *u, uint64_t pc)
  * the two differently (unwind_frame_perf_pc).  A non-first activation whose previous
  * frame is a trampoline by its CFI is the interrupted one.  Only activations are
  * looked at: in most walks there are none past frame 0. */
-static void mark_signal_frames(struct dwarf_unwinder *u)
+static void mark_signal_frames(struct unwinder *u)
 {
 	struct unwind_result *res = u->res;
 
@@ -339,7 +339,7 @@ static void mark_signal_frames(struct dwarf_unwinder *u)
 }
 
 /* Why a walk ended without reaching an outermost frame. */
-static void classify_failure(struct dwarf_unwinder *u)
+static void classify_failure(struct unwinder *u)
 {
 	struct unwind_result *res = u->res;
 	uint64_t last = res->nr_frames ? res->frames[res->nr_frames - 1].pc : u->ip;
@@ -373,7 +373,7 @@ static void classify_failure(struct dwarf_unwinder *u)
 	snprintf(res->detail, sizeof(res->detail), "%s", dwfl_errmsg(-1));
 }
 
-static void walk_reset(struct dwarf_unwinder *u)
+static void walk_reset(struct unwinder *u)
 {
 	struct unwind_result *res = u->res;
 
@@ -392,7 +392,7 @@ static void walk_reset(struct dwarf_unwinder *u)
 /* Starts one walk of the sample from its registers (REGS, IP): frame 0 stepped here
  * when it is a PLT stub without CFI.  Returns 0, or -1 when a mapping is to be learnt
  * or the session rebuilt first. */
-static int walk_begin(struct dwarf_unwinder *u, const uint64_t *regs, uint64_t ip)
+static int walk_begin(struct unwinder *u, const uint64_t *regs, uint64_t ip)
 {
 	walk_reset(u);
 	memcpy(u->dwarf_regs, regs, sizeof(u->dwarf_regs));
@@ -400,8 +400,8 @@ static int walk_begin(struct dwarf_unwinder *u, const uint64_t *regs, uint64_t i
 	return unwind_plt_step(u) == PLT_RESTART ? -1 : 0;
 }
 
-size_t dwarf_unwind_sample(struct dwarf_unwinder *u, const struct unwind_sample_regs *s,
-			   struct unwind_result *res)
+size_t unwinder_walk(struct unwinder *u, const struct unwind_sample_regs *s,
+		     struct unwind_result *res)
 {
 	int rc = 0;
 	uint64_t regs0[UNWIND_MAX_DWARF_REGS], ip0;

@@ -1,4 +1,4 @@
-/* perf_record_reader.h - decodes a perf.data file (or a pipe-mode stream, or a perf.data
+/* perf_reader.h - decodes a perf.data file (or a pipe-mode stream, or a perf.data
  * directory) into events.
  *
  * The reader knows bytes, not symbols: it parses the header, the attrs, the feature
@@ -10,8 +10,8 @@
  * Bad input never crashes: every length is checked against the bytes actually present,
  * and the first problem is reported once through struct tephra_error
  * ("FILE: offset 0xOFF: what"). */
-#ifndef TEPHRA_PERFDATA_PERF_RECORD_READER_H
-#define TEPHRA_PERFDATA_PERF_RECORD_READER_H
+#ifndef TEPHRA_PERFDATA_PERF_READER_H
+#define TEPHRA_PERFDATA_PERF_READER_H
 
 #include <stddef.h>
 #include <stdint.h>

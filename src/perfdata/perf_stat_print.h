@@ -1,13 +1,13 @@
-/* perf_stat_report.h - the text `tephra stat` prints about a perf.data file: the header
+/* perf_stat_print.h - the text `tephra stat` prints about a perf.data file: the header
  * facts (as `perf report --header-only` names them), record counts, samples per event,
  * lost events; and a one-line-per-record dump for checking the decoder against
  * `perf script -D`.  Other stat sections (stack quality) print after these. */
-#ifndef TEPHRA_PERFDATA_PERF_STAT_REPORT_H
-#define TEPHRA_PERFDATA_PERF_STAT_REPORT_H
+#ifndef TEPHRA_PERFDATA_PERF_STAT_PRINT_H
+#define TEPHRA_PERFDATA_PERF_STAT_PRINT_H
 
 #include <stdio.h>
 
-#include "perfdata/perf_record_reader.h"
+#include "perfdata/perf_reader.h"
 
 /* "# hostname : …" lines and one "# event : …" line per event. */
 void perf_stat_print_header(FILE *f, const struct perf_reader *r);

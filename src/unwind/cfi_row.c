@@ -1,5 +1,5 @@
-/* cfi_rules.c - decoded CFI rows cached per (module, pc) (see cfi_rules.h). */
-#include "unwind/cfi_rules.h"
+/* cfi_row.c - decoded CFI rows cached per (module, pc) (see cfi_row.h). */
+#include "unwind/cfi_row.h"
 
 #include <dwarf.h>
 #include <stdlib.h>

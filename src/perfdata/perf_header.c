@@ -1,4 +1,4 @@
-/* perf_file_header.c - the perf.data file header, the attrs with their id lists, and the
+/* perf_header.c - the perf.data file header, the attrs with their id lists, and the
  * feature sections (tools/perf/Documentation/perf.data-file-format.txt).
  *
  * Everything is checked against the bytes present before it is used; allocations are

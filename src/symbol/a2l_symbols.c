@@ -1,6 +1,6 @@
-/* a2l_elf.c - the ELF side of binutils' addr2line as perf 6.1 meets it (see
- * a2l_elf.h). */
-#include "symbol/a2l_elf.h"
+/* a2l_symbols.c - the ELF side of binutils' addr2line as perf 6.1 meets it (see
+ * a2l_symbols.h). */
+#include "symbol/a2l_symbols.h"
 
 #include <gelf.h>
 #include <stdlib.h>

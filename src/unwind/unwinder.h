@@ -1,7 +1,7 @@
-/* dwarf_unwind.h - turns a DWARF-mode sample (user registers + a copy of the user
+/* unwinder.h - turns a DWARF-mode sample (user registers + a copy of the user
  * stack) into the list of code addresses of its call stack, with elfutils' libdwfl.
  *
- * One struct dwarf_unwinder per recorded process (one address space).  It keeps a
+ * One struct unwinder per recorded process (one address space).  It keeps a
  * single Dwfl for the life of the process: each mapped ELF file is reported once, at
  * its load bias, the first time an unwind reaches one of its addresses, and its CFI
  * (.eh_frame, then .debug_frame from a debug file found by build-id or debuglink) is
@@ -16,8 +16,8 @@
  * Memory reads during an unwind are served from the sample's stack copy for
  * [sp, sp + dyn_size), and from the mapped ELF file's bytes for addresses in a
  * read-only file-backed segment; anything else fails and ends the walk. */
-#ifndef TEPHRA_UNWIND_DWARF_UNWIND_H
-#define TEPHRA_UNWIND_DWARF_UNWIND_H
+#ifndef TEPHRA_UNWIND_UNWINDER_H
+#define TEPHRA_UNWIND_UNWINDER_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -46,7 +46,7 @@ struct unwind_map {
  * bytes in MAP need only stay valid until the next call. */
 typedef int (*unwind_find_map_fn)(void *arg, uint64_t addr, struct unwind_map *map);
 
-struct dwarf_unwind_options {
+struct unwinder_options {
 	enum unwind_arch arch;
 	unwind_find_map_fn find_map;
 	void *find_map_arg;
@@ -56,16 +56,16 @@ struct dwarf_unwind_options {
 				    (same results, slower; for tests and comparisons) */
 };
 
-struct dwarf_unwinder;
+struct unwinder;
 
 /* Returns a new unwinder, or NULL with ERR. */
-struct dwarf_unwinder *dwarf_unwinder_new(const struct dwarf_unwind_options *opts,
-					  struct tephra_error *err);
-void dwarf_unwinder_free(struct dwarf_unwinder *u);
+struct unwinder *unwinder_new(const struct unwinder_options *opts,
+			      struct tephra_error *err);
+void unwinder_free(struct unwinder *u);
 
 /* Forget every reported module (call on exec when convenient; the unwinder also
  * notices contradicting maps by itself). */
-void dwarf_unwinder_forget_maps(struct dwarf_unwinder *u);
+void unwinder_forget_maps(struct unwinder *u);
 
 /* The user-space state captured with one sample (PERF_SAMPLE_REGS_USER and
  * PERF_SAMPLE_STACK_USER). */
@@ -132,15 +132,15 @@ struct unwind_result {
 
 /* Unwinds one sample into RES (frames[] and max_frames set by the caller).  Returns
  * the number of frames; RES->status says why the walk stopped. */
-size_t dwarf_unwind_sample(struct dwarf_unwinder *u, const struct unwind_sample_regs *s,
-			   struct unwind_result *res);
+size_t unwinder_walk(struct unwinder *u, const struct unwind_sample_regs *s,
+		     struct unwind_result *res);
 
 /* Modules the unwinder holds now.  Each keeps its file open (libdwfl holds the fd), so
  * owners of many unwinders bound their total (sample_unwind.c evicts idle processes). */
-size_t dwarf_unwinder_nr_modules(const struct dwarf_unwinder *u);
+size_t unwinder_nr_modules(const struct unwinder *u);
 
 /* Counters for the stack-quality report and benchmarks. */
-struct dwarf_unwinder_stats {
+struct unwinder_stats {
 	uint64_t nr_samples;
 	uint64_t nr_by_status[UNWIND_ERROR + 1];
 	uint64_t nr_modules_reported;
@@ -148,6 +148,6 @@ struct dwarf_unwinder_stats {
 	uint64_t max_stack_needed; /* largest stack_needed seen */
 	uint64_t nr_fast_walks;    /* samples walked on cached CFI rows alone */
 };
-const struct dwarf_unwinder_stats *dwarf_unwinder_stats(const struct dwarf_unwinder *u);
+const struct unwinder_stats *unwinder_stats(const struct unwinder *u);
 
 #endif

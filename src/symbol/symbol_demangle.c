@@ -1,4 +1,4 @@
-#include "symbol/demangle.h"
+#include "symbol/symbol_demangle.h"
 
 #include <libiberty/demangle.h>
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-#include "symbol/dwarf_lines.h"
+#include "symbol/a2l.h"
 
 #include <dwarf.h>
 #include <elfutils/libdw.h>
@@ -10,7 +10,7 @@
 #include "base/hashmap.h"
 #include "base/strbuf.h"
 #include "base/xalloc.h"
-#include "symbol/a2l_elf.h"
+#include "symbol/a2l_symbols.h"
 #include "symbol/a2l_lines.h"
 #include "symbol/debug_inflate.h"
 
@@ -25,7 +25,7 @@ struct inline_answer {
 
 /* The facts addr2line's answer for one address is made of, before binutils' memory
  * (function_state) is applied: pure functions of the file, so they can be worked out
- * ahead, in any order, on another thread (dwarf_lines_prepare).  Strings point into
+ * ahead, in any order, on another thread (a2l_prepare).  Strings point into
  * the file's DWARF and symbol tables, valid while DL is open. */
 struct scope_fact {
 	Dwarf_Off die;      /* the function's DIE */
@@ -67,7 +67,7 @@ struct unit_range {
 	Dwarf_Addr bias;
 };
 
-struct dwarf_lines {
+struct a2l {
 	Dwfl *dwfl;
 	Dwfl_Module *mod;
 	Dwarf_Addr bias;   /* where libdwfl placed the file (offline ET_DYN: not 0) */
@@ -147,7 +147,7 @@ static const Dwfl_Callbacks offline_callbacks = {
 	.debuginfo_path = &no_debuginfo_path,
 };
 
-struct dwarf_lines *dwarf_lines_open(const char *path)
+struct a2l *a2l_open(const char *path)
 {
 	Dwfl *dwfl = dwfl_begin(&offline_callbacks);
 	if (!dwfl)
@@ -159,7 +159,7 @@ struct dwarf_lines *dwarf_lines_open(const char *path)
 		dwfl_end(dwfl);
 		return NULL;
 	}
-	struct dwarf_lines *dl = xcalloc(1, sizeof(*dl));
+	struct a2l *dl = xcalloc(1, sizeof(*dl));
 	/* inflate the file's own DWARF sections before libdw reads them (debug_inflate.h) */
 	Dwarf_Addr bias = 0;
 	Elf *elf = dwfl_module_getelf(mod, &bias);
@@ -193,7 +193,7 @@ static void unit_functions_free(struct unit_functions *u)
 	free(u->ranges);
 }
 
-void dwarf_lines_close(struct dwarf_lines *dl)
+void a2l_close(struct a2l *dl)
 {
 	if (!dl)
 		return;
@@ -367,7 +367,7 @@ static void collect_functions(Dwarf_Die *parent, struct unit_functions *u)
 
 
 /* pick_function on unit CU, through its list of functions (made once). */
-static void pick_in_unit(struct dwarf_lines *dl, Dwarf_Die *cu, Dwarf_Addr addr,
+static void pick_in_unit(struct a2l *dl, Dwarf_Die *cu, Dwarf_Addr addr,
 			 struct function_pick *p)
 {
 	Dwarf_Off off = dwarf_dieoffset(cu);
@@ -391,7 +391,7 @@ static void pick_in_unit(struct dwarf_lines *dl, Dwarf_Die *cu, Dwarf_Addr addr,
 
 /* The unit holding ADDR (module address): .debug_aranges first, then each unit's
  * own ranges (units without aranges, e.g. Rust's std, are found this way). */
-static Dwarf_Die *unit_at(struct dwarf_lines *dl, Dwarf_Addr addr, Dwarf_Addr *bias)
+static Dwarf_Die *unit_at(struct a2l *dl, Dwarf_Addr addr, Dwarf_Addr *bias)
 {
 	/* libdwfl gives a gap after a unit's last arange to that unit: check */
 	Dwarf_Die *cu = dwfl_module_addrdie(dl->mod, addr, bias);
@@ -448,7 +448,7 @@ static void answer_add(struct inline_answer *a, const char *name, const char *fi
 	a->lines[a->nr++] = line;
 }
 
-static void compute_facts(struct dwarf_lines *dl, Dwarf_Addr addr, struct inline_facts *f)
+static void compute_facts(struct a2l *dl, Dwarf_Addr addr, struct inline_facts *f)
 {
 	memset(f, 0, sizeof(*f));
 	Dwarf_Addr bias = 0;
@@ -456,7 +456,7 @@ static void compute_facts(struct dwarf_lines *dl, Dwarf_Addr addr, struct inline
 	struct function_pick p = { .found = 0 };
 	if (cu)
 		pick_in_unit(dl, cu, addr - bias, &p);
-	f->fn.file = cu ? a2l_line_at(cu, addr - bias, &f->fn.line) : NULL;
+	f->fn.file = cu ? a2l_lines_row(cu, addr - bias, &f->fn.line) : NULL;
 	f->found = p.found;
 	if (p.found) {
 		f->fn.die = dwarf_dieoffset(&p.die);
@@ -489,7 +489,7 @@ static void compute_facts(struct dwarf_lines *dl, Dwarf_Addr addr, struct inline
 		struct scope_fact *c = &f->callers[f->nr_callers++];
 		c->die = dwarf_dieoffset(&parents[k]);
 		c->name = function_name(&parents[k], &c->final);
-		c->file = a2l_call_site(callee, &c->line);
+		c->file = a2l_lines_call_site(callee, &c->line);
 		callee = &parents[k];
 		if (t != DW_TAG_inlined_subroutine)
 			break;
@@ -498,7 +498,7 @@ static void compute_facts(struct dwarf_lines *dl, Dwarf_Addr addr, struct inline
 }
 
 /* The facts of ADDR (module address), worked out once. */
-static const struct inline_facts *facts_at(struct dwarf_lines *dl, Dwarf_Addr addr)
+static const struct inline_facts *facts_at(struct a2l *dl, Dwarf_Addr addr)
 {
 	int created;
 	size_t i = hashmap_intern(&dl->facts, &addr, sizeof(addr), &created);
@@ -514,14 +514,14 @@ static const struct inline_facts *facts_at(struct dwarf_lines *dl, Dwarf_Addr ad
 	return &dl->facts_list[e->value];
 }
 
-static uint64_t *function_state_of(struct dwarf_lines *dl, Dwarf_Off die)
+static uint64_t *function_state_of(struct a2l *dl, Dwarf_Off die)
 {
 	size_t i = hashmap_intern(&dl->function_state, &die, sizeof(die), NULL);
 	return &hashmap_entry(&dl->function_state, i)->value;
 }
 
 /* A function's name as binutils gives it once it is no longer fresh. */
-static const char *settled_name(struct dwarf_lines *dl, const struct scope_fact *s)
+static const char *settled_name(struct a2l *dl, const struct scope_fact *s)
 {
 	if (!s->final) {
 		uint64_t st = *function_state_of(dl, s->die);
@@ -532,7 +532,7 @@ static const char *settled_name(struct dwarf_lines *dl, const struct scope_fact 
 }
 
 /* addr2line's answer from the facts, with binutils' memory: asked in perf's order. */
-static void answer_from_facts(struct dwarf_lines *dl, const struct inline_facts *f,
+static void answer_from_facts(struct a2l *dl, const struct inline_facts *f,
 			      struct inline_answer *a)
 {
 	const char *file = f->fn.file;
@@ -563,7 +563,7 @@ static void answer_from_facts(struct dwarf_lines *dl, const struct inline_facts 
 	}
 }
 
-void dwarf_lines_prepare(struct dwarf_lines *dl, uint64_t vaddr)
+void a2l_prepare(struct a2l *dl, uint64_t vaddr)
 {
 	(void)facts_at(dl, vaddr + dl->bias);
 }
@@ -584,10 +584,10 @@ static void keep_first(void *arg, const char *name, const char *file, unsigned l
 	fr->line = line;
 }
 
-int dwarf_lines_inline_records(struct dwarf_lines *dl, uint64_t vaddr,
-			       void (*cb)(void *arg, const char *name, const char *file,
-					  unsigned line),
-			       void *arg)
+int a2l_inline_records(struct a2l *dl, uint64_t vaddr,
+		       void (*cb)(void *arg, const char *name, const char *file,
+				  unsigned line),
+		       void *arg)
 {
 	int created;
 	size_t i = hashmap_intern(&dl->answers, &vaddr, sizeof(vaddr), &created);
@@ -609,11 +609,11 @@ int dwarf_lines_inline_records(struct dwarf_lines *dl, uint64_t vaddr,
 	return a->nr;
 }
 
-int dwarf_lines_first_record(struct dwarf_lines *dl, uint64_t vaddr, const char **file,
-			     unsigned *line)
+int a2l_first_record(struct a2l *dl, uint64_t vaddr, const char **file,
+		     unsigned *line)
 {
 	struct first_record fr = { 0, NULL, 0 };
-	dwarf_lines_inline_records(dl, vaddr, keep_first, &fr);
+	a2l_inline_records(dl, vaddr, keep_first, &fr);
 	*file = fr.file;
 	*line = fr.line;
 	return fr.found;
@@ -632,15 +632,15 @@ static void name_of_record(void *arg, const char *name, const char *file, unsign
 	n->cb(n->arg, name);
 }
 
-int dwarf_lines_inline_names(struct dwarf_lines *dl, uint64_t vaddr,
-			     void (*cb)(void *arg, const char *name), void *arg)
+int a2l_inline_names(struct a2l *dl, uint64_t vaddr,
+		     void (*cb)(void *arg, const char *name), void *arg)
 {
 	struct names_only n = { cb, arg };
-	return dwarf_lines_inline_records(dl, vaddr, name_of_record, &n);
+	return a2l_inline_records(dl, vaddr, name_of_record, &n);
 }
 
-int dwarf_lines_srcline(struct dwarf_lines *dl, uint64_t vaddr, const char **file,
-			unsigned *line)
+int a2l_srcline(struct a2l *dl, uint64_t vaddr, const char **file,
+		unsigned *line)
 {
 	if (!dl->has_dwarf)
 		return -1;

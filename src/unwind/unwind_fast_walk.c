@@ -1,15 +1,15 @@
-/* fast_walk.c - the DWARF walk on cached CFI rows (cfi_rules.h), the unwinder's fast
+/* unwind_fast_walk.c - the DWARF walk on cached CFI rows (cfi_row.h), the unwinder's fast
  * path; libdwfl's unwinder takes every sample it cannot finish. */
 #include <string.h>
 
 #include "unwind/unwind_internal.h"
 
-/* The walk on cached CFI rows (cfi_rules.h), doing what libdwfl's handle_cfi does for
+/* The walk on cached CFI rows (cfi_row.h), doing what libdwfl's handle_cfi does for
  * such rows: same frames, same flags, same reads, so the same result — the oracle
  * tests check it against `unwind-dump --libdwfl-only`.  Any frame it cannot do (no FDE,
  * expressions, signal frames, an unknown CFA register, a pc in no mapping) hands the
  * whole sample to libdwfl. */
-enum fast_walk_result unwind_fast_walk(struct dwarf_unwinder *u)
+enum fast_walk_result unwind_fast_walk(struct unwinder *u)
 {
 	struct unwind_result *res = u->res;
 	const unsigned nregs = u->arch->nr_dwarf;

@@ -1,4 +1,4 @@
-/* cfi_rules.h - the CFI row of a pc, decoded once and kept: the fast path of the DWARF
+/* cfi_row.h - the CFI row of a pc, decoded once and kept: the fast path of the DWARF
  * unwinder.  Internal to src/unwind.
  *
  * libdwfl looks up the FDE, runs the CIE and FDE programs and evaluates a rule per
@@ -7,8 +7,8 @@
  * same pcs come back sample after sample, so their decoded rows are cached per (module,
  * pc).  Rows that are not simple (DWARF expressions, signal frames) and pcs without an
  * FDE are cached as "libdwfl only": the unwinder then walks that sample with libdwfl. */
-#ifndef TEPHRA_UNWIND_CFI_RULES_H
-#define TEPHRA_UNWIND_CFI_RULES_H
+#ifndef TEPHRA_UNWIND_CFI_ROW_H
+#define TEPHRA_UNWIND_CFI_ROW_H
 
 #include <stddef.h>
 #include <stdint.h>

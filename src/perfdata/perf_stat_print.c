@@ -1,5 +1,5 @@
-/* perf_stat_report.c - see perf_stat_report.h. */
-#include "perfdata/perf_stat_report.h"
+/* perf_stat_print.c - see perf_stat_print.h. */
+#include "perfdata/perf_stat_print.h"
 
 #include <inttypes.h>
 

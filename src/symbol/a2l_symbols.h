@@ -1,8 +1,8 @@
-/* a2l_elf.h - the ELF side of binutils' `addr2line` (2.40), which perf 6.1 runs to
+/* a2l_symbols.h - the ELF side of binutils' `addr2line` (2.40), which perf 6.1 runs to
  * name inline frames: which ELF symbol names an address DWARF does not name (when
- * binutils refuses a file's DWARF altogether: debug_inflate.h).  Used by dwarf_lines.c. */
-#ifndef TEPHRA_SYMBOL_A2L_ELF_H
-#define TEPHRA_SYMBOL_A2L_ELF_H
+ * binutils refuses a file's DWARF altogether: debug_inflate.h).  Used by a2l.c. */
+#ifndef TEPHRA_SYMBOL_A2L_SYMBOLS_H
+#define TEPHRA_SYMBOL_A2L_SYMBOLS_H
 
 #include <elfutils/libdwfl.h>
 

@@ -1,9 +1,9 @@
-/* perf_data_dir.c - a perf.data directory, as `perf record --threads` writes it: the
+/* perf_dir.c - a perf.data directory, as `perf record --threads` writes it: the
  * file "data" holds the header, the attrs, the features and a data section of its own;
  * each "data.N" file holds the records one recording thread wrote (no header).
  *
  * Every file is mapped.  The reader reads one file at a time (see read_dir_record in
- * perf_record_reader.c); the active file's state lives in the reader's own fields and
+ * perf_reader.c); the active file's state lives in the reader's own fields and
  * perf_dir_switch() swaps it with the state kept here.  The data files are taken in the
  * order the directory lists them (readdir), skipping empty ones and anything that is not
  * a regular file, as perf 6.1 does. */

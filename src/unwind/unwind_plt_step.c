@@ -1,4 +1,4 @@
-/* plt_step.c - the first frame of a sample taken inside a PLT stub that has no CFI.
+/* unwind_plt_step.c - the first frame of a sample taken inside a PLT stub that has no CFI.
  *
  * lld writes no .eh_frame for its .plt on any architecture; GNU ld writes one on x86_64
  * but none on aarch64 (docs/unwind.md).  A sample whose pc is such a stub has no FDE for
@@ -126,7 +126,7 @@ static uint64_t a64_plt_pushed(Elf_Scn *scn, uint64_t off)
 }
 
 /* x86_64: the caller's pc is the return address at [rsp], its rsp is 8 higher. */
-static enum plt_step_result step_x86_64(struct dwarf_unwinder *u)
+static enum plt_step_result step_x86_64(struct unwinder *u)
 {
 	uint64_t ra;
 
@@ -145,7 +145,7 @@ static enum plt_step_result step_x86_64(struct dwarf_unwinder *u)
 
 /* aarch64: the caller's pc is x30; its sp is sp, or sp + 16 inside the header after
  * the push.  The other registers are the caller's as they are. */
-static enum plt_step_result step_aarch64(struct dwarf_unwinder *u, Dwfl_Module *mod,
+static enum plt_step_result step_aarch64(struct unwinder *u, Dwfl_Module *mod,
 					 Elf_Scn *scn, const GElf_Shdr *sh, const char *name)
 {
 	const uint32_t need = 1u << AARCH64_DWARF_X30 | 1u << AARCH64_DWARF_SP;
@@ -161,7 +161,7 @@ static enum plt_step_result step_aarch64(struct dwarf_unwinder *u, Dwfl_Module *
 	return PLT_STEPPED;
 }
 
-enum plt_step_result unwind_plt_step(struct dwarf_unwinder *u)
+enum plt_step_result unwind_plt_step(struct unwinder *u)
 {
 	struct unwind_result *res = u->res;
 	struct unwind_known_map *km = NULL;

@@ -1,4 +1,4 @@
-/* perf_record_reader.c - the input driver: opens a perf.data file (mapped) or a pipe-mode
+/* perf_reader.c - the input driver: opens a perf.data file (mapped) or a pipe-mode
  * stream, cuts the data into records, decompresses COMPRESSED records, sends each record
  * either straight to delivery or through the ordering queue, and decodes records as they
  * are delivered.
@@ -57,7 +57,7 @@ static void due_into_fifo(struct perf_reader *r)
 {
 	const struct perf_queued_record *q;
 
-	while ((q = perf_queue_take(&r->queue)) != NULL)
+	while ((q = perf_ordered_queue_take(&r->queue)) != NULL)
 		fifo_append(r, q);
 }
 
@@ -70,7 +70,7 @@ static void ready_push(struct perf_reader *r, const struct perf_queued_record *q
 static void queue_push(struct perf_reader *r, const struct perf_queued_record *q)
 {
 	due_into_fifo(r);
-	perf_queue_push(&r->queue, q);
+	perf_ordered_queue_push(&r->queue, q);
 }
 
 /* ---- input ---- */
@@ -322,7 +322,7 @@ static int handle_user_record(struct perf_reader *r, const uint8_t *rec, size_t 
 	case PERF_REC_FINISHED_ROUND:
 		r->stats.nr_rounds++;
 		if (!r->opts.unordered)
-			perf_queue_close_round(&r->queue);
+			perf_ordered_queue_close_round(&r->queue);
 		break;
 	case PERF_REC_HEADER_ATTR: {
 		uint32_t attr_size = size >= 16 ? pb_u32(rec + 12) : 0;
@@ -407,8 +407,8 @@ static int handle_record(struct perf_reader *r, const uint8_t *rec, size_t size,
 	if (r->queue.next_seq && time < r->queue.last_flushed)
 		r->stats.nr_out_of_order++;
 	queue_push(r, &q);
-	if (perf_queue_len(&r->queue) > r->stats.max_queued)
-		r->stats.max_queued = perf_queue_len(&r->queue);
+	if (perf_ordered_queue_len(&r->queue) > r->stats.max_queued)
+		r->stats.max_queued = perf_ordered_queue_len(&r->queue);
 	return 0;
 }
 
@@ -540,7 +540,7 @@ static int pump(struct perf_reader *r, struct tephra_error *err)
 		if (!r->nr_parts && check_input_end(r, err))
 			return -1;
 		due_into_fifo(r);
-		perf_queue_close_all(&r->queue);
+		perf_ordered_queue_close_all(&r->queue);
 		r->at_eof = 1;
 		report_progress(r, 1);
 		return 0;
@@ -803,7 +803,7 @@ int perf_reader_next(struct perf_reader *r, struct perf_event *ev, struct tephra
 			goto fail;
 	}
 	q = r->ready_head < r->ready_len ? &r->ready[r->ready_head++] :
-		perf_queue_take(&r->queue);
+		perf_ordered_queue_take(&r->queue);
 	r->current = *q;
 	if (perf_record_decode(r, q->rec, q->size, q->desc_index, ev, q->file_offset,
 			       &r->saved_err))
@@ -827,7 +827,7 @@ void perf_reader_close(struct perf_reader *r)
 		if (r->ready[i].owned)
 			free((void *)r->ready[i].rec);
 	free(r->ready);
-	perf_queue_release(&r->queue);
+	perf_ordered_queue_release(&r->queue);
 	if (r->nr_parts)
 		perf_dir_close(r); /* frees every part's map, buffers, zstd stream and path */
 	if (r->zstd)
