@@ -209,6 +209,13 @@ static struct tg_func *new_func(ULong id, const HChar *name, const HChar *obj, U
 	return f;
 }
 
+struct tg_func *tg_func_pseudo(ULong id, const HChar *name)
+{
+	funcs_init();
+	struct tg_func *f = map_get(&funcs.by_id, id);
+	return f ? f : new_func(id, name, NULL, 0);
+}
+
 void tg_funcs_reclassify(void)
 {
 	for (SizeT i = 0; i < funcs.nall; i++) {
@@ -354,14 +361,16 @@ struct tg_func *tg_func_by_id(ULong id)
 	return map_get(&funcs.by_id, id);
 }
 
+/* Code in no object (JIT code, hand-made thunks in anonymous mappings) is one pseudo
+ * function for the call stack, TG_FID_UNKNOWN, printed "[unknown]": so a jump from
+ * it into a function is a tail call like a jump between two functions (callgrind
+ * shows the target too), and its blocks match tg.cur_fn without calling the helper. */
 int tg_func_of(void *ctx, uint64_t addr, uint64_t *start)
 {
 	(void)ctx;
 	struct tg_func *f = tg_func_by_id(addr);
 	if (!f)
 		f = tg_func_at(addr);
-	if (!f)
-		return 0;
-	*start = f->id;
+	*start = f ? f->id : TG_FID_UNKNOWN;
 	return 1;
 }

@@ -39,11 +39,14 @@ struct tg_func {
 struct tg_func *tg_func_at(Addr addr);
 /* The function with id ID (as stored in call-trie nodes), or NULL. */
 struct tg_func *tg_func_by_id(ULong id);
+/* The pseudo function ID named NAME (no object), created on first use. */
+struct tg_func *tg_func_pseudo(ULong id, const HChar *name);
 /* Re-evaluates TG_FN_SKIPPED of every known function (skip patterns changed). */
 void tg_funcs_reclassify(void);
 /* Whether object path OBJ matches a skip pattern (full path or base name). */
 Bool tg_obj_skipped(const HChar *obj);
-/* cs_host.func_of */
+/* cs_host.func_of: every address has a function, TG_FID_UNKNOWN for code in no
+ * object. */
 int tg_func_of(void *ctx, uint64_t addr, uint64_t *start);
 
 #endif

@@ -113,6 +113,7 @@ static void post_clo_init(void)
 	tg.opt.show_below_main = VG_(clo_show_below_main); /* the core owns the option */
 	VG_(clo_show_below_main) = True;
 	tg.cs_opts.match = CS_MATCH_SP;
+	tg.cs_opts.max_depth = TG_MAX_DEPTH;
 	/* With --inline, call-trie nodes are keyed by the inline chain of their call
 	 * site (passed as the call site), so callees of inlined code hang below it. */
 	tg.cs_opts.flags = (tg.opt.inline_frames ? 0 : CS_OPT_NO_CALLSITE) |

@@ -110,8 +110,12 @@ static int visit(void *arg, const struct cs_node *const *path, size_t n)
 	 * follows; otherwise (start-up code, exit handlers) they show as one frame,
 	 * "(below main)".  What __libc_start_main calls, except exit, is main even when
 	 * the program is stripped and has no symbol for it (or the function main
-	 * tail-called). */
-	Bool unnamed_main = False;
+	 * tail-called).  The entry (main, a thread's start routine) is always a frame:
+	 * when --skip-obj hides its function (python3 calls Py_BytesMain in a skipped
+	 * libpython), it shows as "main", or for a thread as "[object]", so the calls the
+	 * skipped code makes into shown code hang below it instead of becoming roots. */
+	const HChar *entry_name = NULL;
+	HChar entry_buf[256];
 	if (!tg.opt.show_below_main) {
 		size_t k = 0, libc_start = n;
 		const struct tg_func *libc_fn = NULL, *last_fn = NULL;
@@ -153,7 +157,14 @@ static int visit(void *arg, const struct cs_node *const *path, size_t n)
 			first = k;
 			if (!entry_follows)
 				append_name(ls, &len, NULL, "(below main)");
-			unnamed_main = libc_fn && calls_entry && next && (next->flags & TG_FN_NOSYM);
+			if (entry_follows && libc_fn &&
+			    ((calls_entry && (next->flags & TG_FN_NOSYM)) || !printed(next))) {
+				entry_name = "main";
+			} else if (entry_follows && !printed(next)) {
+				VG_(snprintf)(entry_buf, sizeof(entry_buf), "[%s]",
+					      next->obj ? base_name(next->obj) : "unknown");
+				entry_name = entry_buf;
+			}
 		}
 	}
 	for (size_t i = first; i < n; i++) {
@@ -177,15 +188,16 @@ static int visit(void *arg, const struct cs_node *const *path, size_t n)
 		}
 		if (!outermost)
 			outermost = f;
+		if (i == first && entry_name) {
+			append_inlined(ls, &len, (UInt)node->callsite);
+			append_name(ls, &len, NULL, entry_name);
+			continue;
+		}
 		if ((f->flags & TG_FN_RESOLVER) && !tg.opt.show_plt)
 			break; /* the resolver and all it calls are charged to its caller */
 		if (!printed(f))
 			continue;
 		append_inlined(ls, &len, (UInt)node->callsite);
-		if (i == first && unnamed_main) {
-			append_name(ls, &len, NULL, "main");
-			continue;
-		}
 		append_name(ls, &len, tg.opt.obj_prefix && f->obj ? base_name(f->obj) : NULL,
 			    f->name);
 	}
@@ -246,15 +258,17 @@ static void w_put(struct tg_writer *w, const HChar *s, SizeT n)
 	}
 }
 
+/* Messages go to Valgrind's log sink with VG_(printf), not to fd 2: Valgrind keeps
+ * its own copy of stderr in its reserved fd range, where the program cannot close it
+ * (xz and coreutils close their stderr at exit: a write to fd 2 then fails, EBADF, and
+ * the summary was lost).  -q, which the launcher passes, silences Valgrind's messages
+ * but not VG_(printf). */
 static void print_summary(const HChar *path, ULong total, SizeT stacks, SizeT deepest)
 {
-	HChar msg[1024];
-	Int n = VG_(snprintf)(msg, sizeof(msg),
-		"tephra grind: %s: %llu instructions counted, %lu stacks, deepest stack %lu frames, "
-		"%llu underflows repaired, %llu frames seeded\n",
-		path, total, (unsigned long)stacks, (unsigned long)deepest,
-		tg.stats.underflows_repaired, tg.stats.frames_seeded);
-	VG_(write)(2, msg, n);
+	VG_(printf)("tephra grind: %s: %llu instructions counted, %lu stacks, deepest stack %lu "
+		    "frames, %llu underflows repaired, %llu frames seeded\n",
+		    path, total, (unsigned long)stacks, (unsigned long)deepest,
+		    tg.stats.underflows_repaired, tg.stats.frames_seeded);
 }
 
 void tg_write_output(const HChar *path)
@@ -270,10 +284,8 @@ void tg_write_output(const HChar *path)
 
 	SysRes sr = VG_(open)(path, VKI_O_CREAT | VKI_O_WRONLY | VKI_O_TRUNC, 0644);
 	if (sr_isError(sr)) {
-		HChar msg[4200];
-		Int n = VG_(snprintf)(msg, sizeof(msg), "tephra grind: %s: cannot open for writing "
-				      "(error %lu)\n", path, (unsigned long)sr_Err(sr));
-		VG_(write)(2, msg, n);
+		VG_(printf)("tephra grind: %s: cannot open for writing (error %lu)\n", path,
+			    (unsigned long)sr_Err(sr));
 		goto out;
 	}
 	struct tg_writer *w = VG_(malloc)("tg.out.w", sizeof(*w));
@@ -304,9 +316,7 @@ void tg_write_output(const HChar *path)
 	}
 	w_flush(w);
 	if (w->failed) {
-		HChar msg[4200];
-		Int n = VG_(snprintf)(msg, sizeof(msg), "tephra grind: %s: write error\n", path);
-		VG_(write)(2, msg, n);
+		VG_(printf)("tephra grind: %s: write error\n", path);
 	}
 	VG_(close)(w->fd);
 	VG_(free)(w);

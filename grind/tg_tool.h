@@ -21,7 +21,14 @@
 #define TG_CUR_CALL    0xfffffffffffffff1ULL /* last block ended with a call */
 #define TG_CUR_RET     0xfffffffffffffff2ULL /* last block ended with a return */
 #define TG_CUR_RECHECK 0xfffffffffffffff3ULL /* stack empty, signal, thread switch... */
-#define TG_FID_UNKNOWN 0xfffffffffffffff4ULL /* block in code with no symbol */
+#define TG_FID_UNKNOWN 0xfffffffffffffff4ULL /* code in no object: one pseudo function */
+#define TG_FID_TRUNCATED 0xfffffffffffffff5ULL /* "[truncated]": the outermost frames of
+						* a stack deeper than TG_SEED_MAX */
+
+/* The deepest native stack seeded whole (tg_unwind.c), and the frames a thread's call
+ * stack holds (deeper calls are not pushed): room for calls above the deepest seed. */
+#define TG_SEED_MAX 100000u
+#define TG_MAX_DEPTH (2 * TG_SEED_MAX)
 
 enum tg_tail_mode { TG_TAIL_REPLACE, TG_TAIL_NEST };
 
@@ -115,8 +122,10 @@ VG_REGPARM(1) void tg_set_leaf(UWord key);
 void tg_thread_switch(ThreadId tid);
 void tg_signal_deliver(ThreadId tid, Int sigNo, Bool alt_stack);
 void tg_signal_return(ThreadId tid, Int sigNo);
-void tg_seed_from_unwind(ThreadId tid);
 void tg_refresh_cur_fn(void);
+
+/* tg_unwind.c: pushes the thread's native stack onto its empty shadow stack. */
+void tg_seed_from_unwind(ThreadId tid);
 
 /* tg_instrument.c */
 IRSB *tg_instrument(VgCallbackClosure *closure, IRSB *sb_in, const VexGuestLayout *layout,

@@ -15,14 +15,10 @@
 #include "pub_tool_libcbase.h"
 #include "pub_tool_machine.h"
 #include "pub_tool_mallocfree.h"
-#include "pub_tool_stacktrace.h"
 #include "pub_tool_threadstate.h"
 
 #include "tg_funcs.h"
 #include "tg_tool.h"
-
-/* Deepest native unwind used to seed a stack. */
-#define TG_SEED_MAX 20000
 
 static struct tg_thread *thread_of(ThreadId tid)
 {
@@ -85,58 +81,6 @@ void tg_refresh_cur_fn(void)
 		tg.cur_fn = top->func;
 }
 
-/* Pushes the thread's current native stack (Valgrind's CFI/frame-pointer unwinder)
- * onto its empty shadow stack, root first.  Each frame gets the SP its caller will
- * have after it returns, so later returns pop the right frames; the outermost has no
- * caller: its SP is unknown (0), so no SP rule pops it (tg_empty_stack does). */
-void tg_seed_from_unwind(ThreadId tid)
-{
-	struct tg_thread *t = thread_of(tid);
-	if (!t->cs)
-		return;
-	Addr *ips = VG_(malloc)("tg.seed.ips", TG_SEED_MAX * sizeof(Addr));
-	Addr *sps = VG_(malloc)("tg.seed.sps", TG_SEED_MAX * sizeof(Addr));
-	UInt n = VG_(get_StackTrace)(tid, ips, TG_SEED_MAX, sps, NULL, 0);
-	/* A stack starts at _start (a thread's at clone): what an unwind finds beyond it
-	 * is whatever lies above on the stack. */
-	for (UInt i = 0; i < n; i++) {
-		struct tg_func *f = tg_func_at(ips[i]);
-		if (f && (f->flags & TG_FN_STACK_ROOT)) {
-			n = i + 1;
-			break;
-		}
-	}
-	/* An unwind that ends on a null or garbage return address gives no frame. */
-	while (n > 1 && !tg_func_at(ips[n - 1]) && ips[n - 1] < 4096)
-		n--;
-	/* The first block of the process is its entry point (the dynamic linker's, often
-	 * without a symbol): nothing is below it, and it is below main like _start. */
-	if (tg.stats.seeds == 0 && tg.opt.start_on && n > 0) {
-		n = 1;
-		/* Not when the entry is a stripped program's code: its one pseudo function
-		 * "[program]" stands for all the program's code, main included. */
-		struct tg_func *entry = tg_func_at(ips[0]);
-		const HChar *base = entry && entry->obj ? VG_(strrchr)(entry->obj, '/') : NULL;
-		base = base ? base + 1 : entry ? entry->obj : NULL;
-		if (entry && (!(entry->flags & TG_FN_NOSYM) || (base && VG_(strncmp)(base, "ld", 2) == 0)))
-			entry->flags |= TG_FN_BELOW_MAIN;
-	}
-	struct cs_seed_frame *fr = VG_(calloc)("tg.seed.frames", n ? n : 1, sizeof(*fr));
-	for (UInt k = 0; k < n; k++) {
-		UInt i = n - 1 - k; /* root first */
-		fr[k].func_addr = ips[i];
-		fr[k].callsite = 0;
-		fr[k].retaddr = CS_NO_RETADDR;
-		fr[k].sp = (i == n - 1) ? 0 : sps[i + 1];
-	}
-	cs_seed(t->cs, fr, n);
-	tg.stats.frames_seeded += n;
-	tg.stats.seeds++;
-	VG_(free)(fr);
-	VG_(free)(ips);
-	VG_(free)(sps);
-}
-
 /* Signal frames popped by a longjmp out of a handler end their handler records. */
 static void drop_stale_signals(struct tg_thread *t)
 {
@@ -147,6 +91,19 @@ static void drop_stale_signals(struct tg_thread *t)
 static Bool in_altstack_handler(const struct tg_thread *t)
 {
 	return t->nsig > 0 && t->sig_alt[t->nsig - 1];
+}
+
+/* Code of function FID runs at PC while the top frame is another function's: a jump
+ * between functions, a tail call (cs_jump).  Code in no object jumping into a
+ * function counts (a thunk or JIT stub jumping to its target); a jump into code in
+ * no object does not (the jumping function stays on top), nor does code that runs
+ * while the outermost frames of a truncated stack are on top. */
+static void jump_between(struct callstack *cs, ULong fid, Addr pc)
+{
+	const struct cs_node *top = cs_current(cs);
+	if (top->kind == CS_NODE_FUNC && top->func != fid && fid != TG_FID_UNKNOWN &&
+	    top->func != TG_FID_TRUNCATED)
+		cs_jump(cs, top->func, pc);
 }
 
 static void jump_to(struct tg_thread *t, ULong fid, Addr pc, Addr sp)
@@ -163,9 +120,7 @@ static void jump_to(struct tg_thread *t, ULong fid, Addr pc, Addr sp)
 		tg_seed_from_unwind(tg.running);
 		return;
 	}
-	const struct cs_node *top = cs_current(cs);
-	if (top->kind == CS_NODE_FUNC && top->func != fid && fid != TG_FID_UNKNOWN)
-		cs_jump(cs, top->func, pc);
+	jump_between(cs, fid, pc);
 }
 
 static void return_to(struct tg_thread *t, ULong fid, Addr pc, Addr sp)
@@ -188,6 +143,10 @@ static void return_to(struct tg_thread *t, ULong fid, Addr pc, Addr sp)
 		const struct cs_node *top = cs_current(cs);
 		if (top->kind == CS_NODE_FUNC && top->func == fid)
 			return;
+		/* Returns into the frames a truncated unwind left out (tg_unwind.c) stay
+		 * with them: rebuilding would cut the stack again, at every return. */
+		if (top->kind == CS_NODE_FUNC && top->func == TG_FID_TRUNCATED)
+			return;
 		if (t->nsig == 0) {
 			tg_empty_stack(t);
 			tg_seed_from_unwind(tg.running);
@@ -201,9 +160,7 @@ static void return_to(struct tg_thread *t, ULong fid, Addr pc, Addr sp)
 		tg.stats.underflows_repaired++;
 		return;
 	}
-	const struct cs_node *top = cs_current(cs);
-	if (top->kind == CS_NODE_FUNC && top->func != fid && fid != TG_FID_UNKNOWN)
-		cs_jump(cs, top->func, pc);
+	jump_between(cs, fid, pc);
 }
 
 VG_REGPARM(3) void tg_on_block_entry(ULong fid, Addr pc, Addr sp)

@@ -24,7 +24,9 @@ struct tephra_trace;
 
 enum tephra_sym_binding { TEPHRA_SYM_LOCAL = 0, TEPHRA_SYM_WEAK = 1, TEPHRA_SYM_GLOBAL = 2 };
 
-/* A function symbol of the guest.  SIZE 0: it ends where the next symbol starts. */
+/* A function symbol of the guest.  SIZE 0: it ends where the next symbol starts; but a
+ * zero-size symbol strictly inside a sized one is a label, not a function (ignored).
+ * Nested symbols own their own range (docs/emu.md, "Which symbol owns a pc"). */
 struct tephra_trace_symbol {
 	uint64_t start;
 	uint64_t size;
@@ -58,8 +60,11 @@ void tephra_trace_free(struct tephra_trace *t);
  * (the instruction is still counted). */
 int tephra_trace_step(struct tephra_trace *t, uint64_t pc, uint32_t insn_bits, unsigned insn_len);
 
-/* Hosts that know their transfers: charge COUNT instructions at PC (the pc matters only
- * in raw mode) to the current path... */
+/* Hosts that know their transfers: charge COUNT instructions at PC to the current path
+ * (in raw mode PC is the leaf frame)...  The first pc a thread shows, charged or
+ * transferred from, opens its root frame (its function, as for tephra_trace_step), so
+ * charge what runs before the first transfer with its real pc.  Use either this pair or
+ * tephra_trace_step for one thread, not both. */
 void tephra_trace_charge(struct tephra_trace *t, uint64_t pc, uint64_t count);
 
 enum tephra_transfer_kind {
@@ -72,7 +77,10 @@ enum tephra_transfer_kind {
 	TEPHRA_SIGNAL = 64,    /* asynchronous entry into the handler TO; TEPHRA_SIGNAL + N
 				* names the signal N (1..64), TEPHRA_SIGNAL alone = unknown */
 };
-/* ...and report each transfer FROM -> TO.  Returns 0, or -1 for an unknown kind. */
+/* ...and report each transfer FROM -> TO, after charging the transferring instruction
+ * (it belongs to the code that executes it).  FROM 0 means no source: as a thread's
+ * first event it enters TO as the root frame.  Returns 0, or -1 for an unknown kind
+ * (then nothing changes). */
 int tephra_trace_transfer(struct tephra_trace *t, uint64_t from, uint64_t to, int kind);
 
 /* Switch to the guest thread TID (its own stack; created on first use). */

@@ -1,4 +1,4 @@
-/* guest_elf.c - function symbols and executable bytes of a guest ELF (libelf). */
+/* guest_elf.c - function symbols (and code labels) and executable bytes of a guest ELF (libelf). */
 #include "trace/guest_elf.h"
 
 #include <fcntl.h>
@@ -49,8 +49,14 @@ static void load_symbols(struct guest_elf *g, Elf *elf)
 		if (!gelf_getsym(data, (int)i, &s))
 			continue;
 		int type = GELF_ST_TYPE(s.st_info), bind = GELF_ST_BIND(s.st_info);
-		if ((type != STT_FUNC && type != STT_GNU_IFUNC) || s.st_shndx == SHN_UNDEF ||
-		    s.st_shndx >= SHN_LORESERVE)
+		if ((type != STT_FUNC && type != STT_GNU_IFUNC && type != STT_NOTYPE) ||
+		    s.st_shndx == SHN_UNDEF || s.st_shndx >= SHN_LORESERVE)
+			continue;
+		GElf_Shdr ssh;
+		Elf_Scn *sscn = elf_getscn(elf, s.st_shndx);
+		int have_sh = sscn && gelf_getshdr(sscn, &ssh);
+		/* NOTYPE symbols name code only in executable sections (crt's load_gp). */
+		if (type == STT_NOTYPE && (!have_sh || !(ssh.sh_flags & SHF_EXECINSTR)))
 			continue;
 		const char *name = elf_strptr(elf, sh.sh_link, s.st_name);
 		if (!name) {
@@ -59,15 +65,17 @@ static void load_symbols(struct guest_elf *g, Elf *elf)
 		}
 		if (!*name)
 			continue;
-		GElf_Shdr ssh;
-		Elf_Scn *sscn = elf_getscn(elf, s.st_shndx);
-		uint64_t limit = sscn && gelf_getshdr(sscn, &ssh) ? ssh.sh_addr + ssh.sh_size : 0;
+		/* Mapping symbols ($x, $d, $xrv64i2p1...) and assembler locals mark no code. */
+		if (type == STT_NOTYPE && (name[0] == '$' || !strncmp(name, ".L", 2)))
+			continue;
+		uint64_t limit = have_sh ? ssh.sh_addr + ssh.sh_size : 0;
 		demangled[m] = symbol_demangle(name);
 		const char *shown = demangled[m] ? demangled[m] : name;
 		in[m++] = (struct guest_sym_in){
 			.start = s.st_value, .size = s.st_size, .limit = limit,
 			.name = shown,
 			.binding = bind == STB_GLOBAL ? GUEST_GLOBAL : bind == STB_WEAK ? GUEST_WEAK : GUEST_LOCAL,
+			.kind = type == STT_NOTYPE ? GUEST_SYM_CODE : GUEST_SYM_FUNC,
 		};
 	}
 	guest_syms_build(&g->syms, in, m);

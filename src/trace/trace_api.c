@@ -221,9 +221,25 @@ unsigned trace_step_pc(struct tephra_trace *t, uint64_t pc)
 	return 0;
 }
 
-void tephra_trace_charge(struct tephra_trace *t, uint64_t pc, uint64_t count)
+/* Hosts that report their own transfers: the first pc the thread shows (charged, or
+ * transferred from) opens its root frame, as the first arrival does for stepped
+ * instructions.  Without it, what ran before the first call was charged to no frame
+ * (and dropped), and the first callee became the root.  PC 0 with NO_PC set is "no
+ * source" (a transfer from nowhere enters its target as the root). */
+static inline struct trace_thread *opened_thread(struct tephra_trace *t, uint64_t pc, int no_pc)
 {
 	struct trace_thread *th = &t->threads[t->cur];
+	if (__builtin_expect(!th->trk.started, 0)) {
+		if (pc || !no_pc)
+			rv_tracker_arrive(&th->trk, pc);
+		th->trk.started = 1;
+	}
+	return th;
+}
+
+void tephra_trace_charge(struct tephra_trace *t, uint64_t pc, uint64_t count)
+{
+	struct trace_thread *th = opened_thread(t, pc, 0);
 	if (t->flags & TEPHRA_TRACE_RAW)
 		*cs_leaf_counter(th->cs, pc) += count;
 	else
@@ -232,8 +248,11 @@ void tephra_trace_charge(struct tephra_trace *t, uint64_t pc, uint64_t count)
 
 int tephra_trace_transfer(struct tephra_trace *t, uint64_t from, uint64_t to, int kind)
 {
-	struct callstack *cs = t->threads[t->cur].cs;
-	if (kind >= TEPHRA_SIGNAL && kind <= TEPHRA_SIGNAL + 64) {
+	int signal = kind >= TEPHRA_SIGNAL && kind <= TEPHRA_SIGNAL + 64;
+	if (!signal && (kind < TEPHRA_CALL || kind > TEPHRA_SIGRETURN))
+		return -1;
+	struct callstack *cs = opened_thread(t, from, 1)->cs;
+	if (signal) {
 		cs_signal(cs, kind - TEPHRA_SIGNAL, to, 0);
 		return 0;
 	}

@@ -3,65 +3,113 @@
 
 Checks a folded profile against QEMU's own record of execution: PCS is one executed pc
 (hex) per line from `qemu-riscv64 -singlestep -d exec,nochain`; each pc is given to the
-function whose symbol covers it (readelf's symbol table, with the documented rules:
-zero-size symbols end at the next symbol or their section's end, nested symbols own their
-own range, aliases named global > weak > local).  Per function, the number of executed
-pcs must equal the self count of that function in FOLDED (the weight of lines whose leaf
-frame it is).  Pcs outside every symbol and leaf frames in brackets ([signal N],
-[unknown]) are compared as one bucket.  LIMIT: use only the first LIMIT pcs (0 = all).
---slack FUNC:N lets FUNC's profile count exceed QEMU's by up to N (and the total by as
-much): a guest fault stops a translation block midway, after the plugin counted it whole."""
+function whose symbol covers it (readelf's symbol table, with the documented rules of
+docs/emu.md, "Symbols": a zero-size symbol strictly inside a sized function symbol is a
+label and names nothing; other zero-size function symbols end at the next function symbol
+or their section's end; nested symbols own their own range; aliases named global > weak >
+local; NOTYPE symbols of executable sections name only what no function symbol covers).
+Per function, the number of executed pcs must equal the self count of that function in
+FOLDED (the weight of lines whose leaf frame it is).  Pcs outside every symbol and leaf
+frames in brackets ([signal N], [unknown]) are compared as one bucket.  LIMIT: use only
+the first LIMIT pcs (0 = all).  --slack FUNC:N lets FUNC's profile count exceed QEMU's by
+up to N (and the total by as much): a guest fault stops a translation block midway, after
+the plugin counted it whole."""
 import bisect
 import re
 import subprocess
 import sys
 
+FUNC, CODE = 0, 1  # function symbols; NOTYPE symbols in code (lowest priority)
 
-def symbols(guest):
-    sections = {}
-    out = subprocess.run(["riscv64-linux-gnu-readelf", "-SW", guest], capture_output=True,
-                         text=True, check=True).stdout
-    for m in re.finditer(r"^\s*\[\s*(\d+)\]\s+\S+\s+\S+\s+([0-9a-f]+)\s+[0-9a-f]+\s+([0-9a-f]+)",
-                         out, re.M):
-        sections[int(m.group(1))] = (int(m.group(2), 16), int(m.group(3), 16))
-    out = subprocess.run(["riscv64-linux-gnu-readelf", "-sW", guest], capture_output=True,
-                         text=True, check=True).stdout
-    rank = {"GLOBAL": 2, "WEAK": 1, "LOCAL": 0}
-    syms = []
-    for line in out.splitlines():
-        f = line.split()
-        if len(f) < 8 or f[3] not in ("FUNC", "IFUNC") or not f[6].isdigit():
+
+def readelf(guest, opt):
+    return subprocess.run(["riscv64-linux-gnu-readelf", opt, guest], capture_output=True,
+                          text=True, check=True).stdout
+
+
+def sections(guest):
+    """index -> (end address, executable)"""
+    secs = {}
+    for line in readelf(guest, "-SW").splitlines():
+        m = re.match(r"^\s*\[\s*(\d+)\]\s(.*)$", line)
+        if not m:
             continue
-        size = int(f[2], 16) if f[2].startswith("0x") else int(f[2])
-        sec = sections.get(int(f[6]), (0, 0))
-        syms.append((int(f[1], 16), size, rank.get(f[4], 0), f[7], sec[0] + sec[1]))
-    syms.sort(key=lambda s: (s[0], -s[2], -s[1]))
-    uniq = []
-    for s in syms:
-        if uniq and uniq[-1][0] == s[0]:
-            if s[1] > uniq[-1][1]:
-                uniq[-1] = (uniq[-1][0], s[1], uniq[-1][2], uniq[-1][3], max(uniq[-1][4], s[4]))
+        f = m.group(2).split()
+        if len(f) < 8:
             continue
-        uniq.append(s)
-    funcs = []
-    for i, (start, size, _, name, limit) in enumerate(uniq):
-        end = start + size
-        if size == 0:
-            nxt = uniq[i + 1][0] if i + 1 < len(uniq) else (limit if limit > start else start + 1)
-            end = min(nxt, limit) if limit > start else nxt
-        funcs.append((start, end, name))
-    # Flatten: the innermost (latest-starting) symbol covering each point owns it.
-    points = sorted({p for f in funcs for p in f[:2]})
-    ivals, open_, k = [], [], 0
-    for a, b in zip(points, points[1:]):
-        open_ = [f for f in open_ if f[1] > a]
-        while k < len(funcs) and funcs[k][0] == a:
-            open_.append(funcs[k])
-            k += 1
-        open_ = [f for f in open_ if f[1] > a]
-        if open_:
-            ivals.append((a, b, open_[-1][2]))
-    return ivals
+        # ... Address Off Size ES [Flg] Lk Inf Al: flags may be empty
+        flags = f[-4] if re.fullmatch(r"[A-Za-z]+", f[-4]) else ""
+        es = -5 if flags else -4
+        try:
+            addr, size = int(f[es - 3], 16), int(f[es - 1], 16)
+        except ValueError:
+            continue
+        secs[int(m.group(1))] = (addr + size, "X" in flags)
+    return secs
+
+
+class Owner:
+    """Which symbol covers a pc, by the rules in the module comment."""
+
+    def __init__(self, guest):
+        secs = sections(guest)
+        rank = {"GLOBAL": 2, "WEAK": 1, "LOCAL": 0}
+        syms = []
+        for line in readelf(guest, "-sW").splitlines():
+            f = line.split()
+            if len(f) < 8 or not f[6].isdigit():
+                continue
+            limit, code = secs.get(int(f[6]), (0, False))
+            if f[3] in ("FUNC", "IFUNC"):
+                kind = FUNC
+            elif f[3] == "NOTYPE" and code and not f[7].startswith(("$", ".L")):
+                kind = CODE
+            else:
+                continue
+            size = int(f[2], 16) if f[2].startswith("0x") else int(f[2])
+            syms.append((int(f[1], 16), size, kind, rank.get(f[4], 0), f[7], limit))
+        sized = [(s[0], s[0] + s[1]) for s in syms if s[2] == FUNC and s[1]]
+        syms = [s for s in syms
+                if s[1] or not any(lo < s[0] < hi for lo, hi in sized)]  # labels
+        # One symbol per start: function symbols first, then binding, then size.
+        syms.sort(key=lambda s: (s[0], s[2], -s[3], -s[1]))
+        uniq = []
+        for s in syms:
+            if uniq and uniq[-1][0] == s[0]:
+                u = uniq[-1]
+                if u[2] == s[2] and s[1] > u[1]:
+                    uniq[-1] = (u[0], s[1], u[2], u[3], u[4], max(u[5], s[5]))
+                continue
+            uniq.append(s)
+        self.spans = {FUNC: [], CODE: []}
+        for i, (start, size, kind, _, name, limit) in enumerate(uniq):
+            end = start + size
+            if size == 0:
+                if kind == CODE and limit <= start:
+                    continue
+                later = (u[0] for u in uniq[i + 1:] if kind == CODE or u[2] == FUNC)
+                end = next(later, limit if limit > start else start + 1)
+                if start < limit < end:
+                    end = limit
+            self.spans[kind].append((start, end, name))
+        self.starts = {k: [s[0] for s in v] for k, v in self.spans.items()}
+        self.longest = {k: max((s[1] - s[0] for s in v), default=0)
+                        for k, v in self.spans.items()}
+        self.cache = {}
+
+    def __call__(self, pc):
+        if pc not in self.cache:
+            self.cache[pc] = None
+            for kind in (FUNC, CODE):
+                # The innermost (latest-starting) symbol covering pc.
+                spans = self.spans[kind]
+                i = bisect.bisect_right(self.starts[kind], pc) - 1
+                while i >= 0 and pc - spans[i][0] < self.longest[kind] and pc >= spans[i][1]:
+                    i -= 1
+                if i >= 0 and spans[i][0] <= pc < spans[i][1]:
+                    self.cache[pc] = spans[i][2]
+                    break
+        return self.cache[pc]
 
 
 def main():
@@ -74,16 +122,14 @@ def main():
         del args[i:i + 2]
     guest, pcs_path, folded_path = args[:3]
     limit = int(args[3]) if len(args) > 3 and int(args[3]) > 0 else None
-    ivals = symbols(guest)
-    los = [iv[0] for iv in ivals]
+    owner = Owner(guest)
     want = {}
     with open(pcs_path) as f:
         for i, line in enumerate(f):
             if limit is not None and i >= limit:
                 break
             pc = int(line, 16)
-            j = bisect.bisect_right(los, pc) - 1
-            name = ivals[j][2] if j >= 0 and pc < ivals[j][1] else "[outside symbols]"
+            name = owner(pc) or "[outside symbols]"
             want[name] = want.get(name, 0) + 1
     got = {}
     with open(folded_path) as f:

@@ -4,6 +4,7 @@
 # the one the tool was built against.  Runs the ASan+UBSan build too.
 . "$(dirname "$0")/lib.sh"
 build calls "$PROGS/calls.c"
+build closestderr "$PROGS/closestderr.c"
 cd "$TEST_TMP"
 for t in "$TEPHRA" "$TEPHRA_ASAN"; do
 	[ -x "$t" ] || continue
@@ -16,6 +17,15 @@ for t in "$TEPHRA" "$TEPHRA_ASAN"; do
 		{ cat err; fail "no summary line"; }
 	"$t" grind -q --no-svg -o q.folded ./calls 2>err || fail "-q run failed"
 	[ ! -s err ] || { cat err; fail "-q printed something"; }
+
+	# The summary survives a program that closes its own stderr at exit (coreutils'
+	# close_stdout does, xz too): it was written to fd 2, which failed with EBADF.
+	for prog in ./closestderr "cat /dev/null"; do
+		"$t" grind --no-svg -o ce.folded $prog 2>err || { cat err; fail "$t grind $prog failed"; }
+		grep -qE '^tephra grind: .*ce\.folded: [0-9]+ instructions counted' err ||
+			fail "no summary after $prog closed its stderr: $(cat err)"
+		[ "$prog" = ./closestderr ] && has_line ce.folded "main;work 2002"
+	done
 
 	# Exit status of the program.
 	printf 'int main(void) { return 3; }\n' > three.c && gcc -o three three.c

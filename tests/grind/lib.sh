@@ -47,3 +47,22 @@ no_match() {
 	fi
 }
 total() { awk '{ s += $NF } END { print s + 0 }' "$1"; }
+
+# frame_self FILE FRAME / frame_incl FILE FRAME: the instructions charged to FRAME
+# itself (lines ending in it) / to FRAME and all it called (lines holding it once or
+# more: no recursion in the programs these are used on).
+frame_self() {
+	awk -v f="$2" '{ c = $NF; sub(/ [0-9]+$/, ""); n = split($0, a, ";"); if (a[n] == f) s += c }
+		END { print s + 0 }' "$1"
+}
+frame_incl() {
+	awk -v f="$2" '{ c = $NF; sub(/ [0-9]+$/, ""); n = split($0, a, ";")
+		for (i = 1; i <= n; i++) if (a[i] == f) { s += c; break } } END { print s + 0 }' "$1"
+}
+# cg_cost OUT FUNC [callgrind_annotate options]: FUNC's cost in callgrind's profile OUT
+# (exclusive; --inclusive=yes for inclusive), from callgrind_annotate's function list.
+cg_cost() {
+	local out=$1 fn=$2; shift 2
+	callgrind_annotate --auto=no --threshold=100 "$@" "$out" |
+		awk -v fn="$fn" '$0 ~ "^ *[0-9,]+ +\\(.*\\)  [^ ]*:" fn "( \\[|$)" { gsub(",", "", $1); print $1; exit }'
+}

@@ -16,3 +16,25 @@ no_match skip.folded 'lib_'
 # Full paths and globs match too.
 grind glob.folded --skip-obj="$TEST_TMP/libsk*" -- ./skipmain
 no_match glob.folded 'lib_'
+
+# The shape of python3 over a shared libpython (progs/entrymain.c): main tail-calls
+# the library's entry, which calls libc and back into the program, and starts a
+# thread in the library.  Skipping the library keeps the entry as a frame, "main"
+# (the thread's as "[libentry.so]"), so calls from the skipped code into shown code
+# hang below it: they used to become roots (malloc, cb...), and the library's own
+# instructions went to "(below main)".
+gcc $CFLAGS_PROG -shared -fPIC -Wl,-z,now -o "$TEST_TMP/libentry.so" "$PROGS/entrylib.c" -lpthread ||
+	fail "cannot build libentry.so"
+build entrymain "$PROGS/entrymain.c" -L"$TEST_TMP" -lentry -Wl,-rpath,'$ORIGIN' -Wl,-z,now
+grind eplain.folded -- ./entrymain
+has_line eplain.folded "lib_main;cb;work 4002"
+has_line eplain.folded "lib_thread;cb;work 4002"
+grind eskip.folded --skip-obj=libentry.so -- ./entrymain
+has_line eskip.folded "main;cb;work 4002"
+has_line eskip.folded "[libentry.so];cb;work 4002"
+grep -q '^main;malloc[; ]' eskip.folded || fail "malloc is not below main"
+grep -q '^main;free[; ]' eskip.folded || fail "free is not below main"
+grep -qE '^main [0-9]+$' eskip.folded || fail "the library's own instructions are not main's"
+no_match eskip.folded 'lib_main|lib_thread'
+others=$(grep -vE '^(main|\[libentry\.so\]|\(below main\))[; ]' eskip.folded)
+[ -z "$others" ] || { echo "$others" | head; fail "stacks rooted elsewhere"; }

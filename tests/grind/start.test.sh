@@ -10,7 +10,7 @@ gcc $CFLAGS_PROG -shared -fPIC -o "$TEST_TMP/libskip.so" "$PROGS/skiplib.c" || f
 build skipmain "$PROGS/skipmain.c" -L"$TEST_TMP" -lskip -Wl,-rpath,'$ORIGIN'
 cd "$TEST_TMP"
 roots_ok() { # every stack starts at main or below main
-	no_match "$1" '^(\[unknown\]|\?\?\?|w[123]|rec|wrapper|lib_|cb|work)[; ]'
+	no_match "$1" '^(\[unknown\]|\?\?\?|w[123]|rec|wrapper|lib_|cb|work|target)[; ]'
 }
 
 # Three wrappers deep (our own request), then every wrapper returns and works.
@@ -53,3 +53,17 @@ has_line re.folded "worker;leaf;work 6002"
 no_match re.folded 'work (10002|12004)$'
 others=$(grep -vE '^(main|worker|\(below main\))[; ]' re.folded)
 [ -z "$others" ] || { echo "$others" | head; fail "stacks rooted elsewhere"; }
+
+# Through a thunk in code in no object that keeps no frame pointer and has no CFI,
+# in a program with frame pointers and in one without: Valgrind's unwinder guessed
+# from %rbp and lost main (the stack started below main) or stopped at the thunk (a
+# root [unknown]); the caller found on the stack replaces the guess (tg_unwind.c).
+build thunkstart "$PROGS/thunkstart.c"
+build thunkstart-nofp "$PROGS/thunkstart.c" -fomit-frame-pointer
+for p in thunkstart thunkstart-nofp; do
+	grind ts.folded --start=off -- ./$p
+	has_line ts.folded "main;[unknown];target;work 2002"
+	has_line ts.folded "main;work 4002"
+	roots_ok ts.folded
+	grep -q ', 0 underflows repaired,' ts.folded.err || { cat ts.folded.err; fail "$p: underflows"; }
+done

@@ -15,9 +15,12 @@ else
 	echo "note: not x86-64, JIT workload not checked"
 fi
 
-"$WL/recurse" 1500 >/dev/null &
+# The target runs until it is killed, so it is alive for the whole recording however
+# long perf takes to attach on a busy machine (it once ended first: perf then fails).
+"$WL/recurse" 600000 >/dev/null &
 pid=$!
 sleep 0.2
+trap 'kill "$pid" 2>/dev/null' EXIT
 record "$TEST_TMP/attach.data" -g -p "$pid" -- sleep 0.4
 kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null
 check_script attach "$TEST_TMP/attach.data"

@@ -266,6 +266,27 @@ static void test_zero_size(void)
 	tephra_trace_free(t);
 }
 
+/* A zero-size symbol inside the sized f is a label: the loop through it stays in f.
+ * main 3, main;f 6, no tail calls. */
+static void test_label_inside_sized(void)
+{
+	static const struct tephra_trace_symbol s[] = {
+		SYM(0x1000, 0x100, "main"), SYM(0x2000, 0x10, "f"), SYM(0x2004, 0, "f_label"),
+	};
+	struct prog p = { .n = 0 };
+	put(&p, 0x1000, NOP); put(&p, 0x1004, jal(RA, 0xffc)); put(&p, 0x1008, NOP);
+	put(&p, 0x2000, NOP); put(&p, 0x2004, NOP); put(&p, 0x2008, bne(-4)); put(&p, 0x200c, RET);
+	static const uint64_t r[] = { 0x1000, 0x1004, 0x2000, 0x2004, 0x2008, 0x2004, 0x2008,
+				      0x200c, 0x1008 };
+	struct tephra_trace *t = tephra_trace_new(s, N(s), NULL);
+	run(t, &p, r, N(r));
+	expect("label inside a sized symbol", t, "main 3\nmain;f 6\n");
+	struct tephra_trace_counts c;
+	tephra_trace_counts(t, &c);
+	expect_count("label inside a sized symbol", "tail calls", c.tail_calls, 0);
+	tephra_trace_free(t);
+}
+
 /* inner (0x5010, 16 bytes) nested in outer (0x5000, 64 bytes): outer -> inner and
  * inner -> outer's rest are tail calls.  main 3, main;inner 2, main;outer 3. */
 static void test_nested_symbols(void)
@@ -498,6 +519,7 @@ int main(void)
 	test_recursion();
 	test_zero_size();
 	test_nested_symbols();
+	test_label_inside_sized();
 	test_millicode();
 	test_compressed();
 	test_longjmp();

@@ -7,19 +7,15 @@
 #include <time.h>
 #include <unistd.h>
 
-static double now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
+#include "cpu_ms.h"
+
 
 __attribute__((noinline)) static unsigned long busy(double ms)
 {
-	double end = now_ms() + ms;
+	double end = cpu_ms() + ms;
 	unsigned long x = 7;
-	/* the clock is read rarely: frames in the vdso are kept out of the profile */
-	while (now_ms() < end)
+	/* the clock is read rarely: its system call's frames stay out of the profile */
+	while (cpu_ms() < end)
 		for (int i = 0; i < 1000000; i++)
 			x = x * 2862933555777941757UL + 3037000493UL;
 	return x;

@@ -1,6 +1,6 @@
 /* jit.c - a workload for the perf oracle tests: runs code from anonymous executable
  * memory (recorded as //anon, shown by perf as /tmp/perf-PID.map) and writes that map
- * file naming it, as JITs do.  x86-64 only.  Usage: jit MAPFILE-DIR [MILLISECONDS]
+ * file naming it, as JITs do.  x86-64 only.  Usage: jit MAPFILE-DIR [MILLISECONDS of CPU time]
  * (the map file is /tmp/perf-PID.map; its path is printed so the caller can remove it). */
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,12 +9,8 @@
 #include <time.h>
 #include <unistd.h>
 
-static double now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
+#include "cpu_ms.h"
+
 
 int main(int argc, char **argv)
 {
@@ -40,8 +36,8 @@ int main(int argc, char **argv)
 	fclose(f);
 	printf("%s\n", path);
 	void (*fn)(void) = (void (*)(void))(mem + 0x40);
-	double end = now_ms() + ms;
-	while (now_ms() < end)
+	double end = cpu_ms() + ms;
+	while (cpu_ms() < end)
 		for (int i = 0; i < 64; i++)
 			fn();
 	return 0;

@@ -1,17 +1,13 @@
 /* recurse.c - a workload for the perf oracle tests: recursion that calls into libc.
- * Usage: recurse [MILLISECONDS]  (default 300).  Built with -fno-omit-frame-pointer so
+ * Usage: recurse [MILLISECONDS of CPU time]  (default 300).  Built with -fno-omit-frame-pointer so
  * `perf record -g` sees full user stacks; the libc calls give frames in a shared object. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-static double now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
+#include "cpu_ms.h"
+
 
 static int compare_ints(const void *a, const void *b)
 {
@@ -45,10 +41,10 @@ __attribute__((noinline)) static unsigned long descend(int depth)
 int main(int argc, char **argv)
 {
 	double ms = argc > 1 ? atof(argv[1]) : 300;
-	double end = now_ms() + ms;
+	double end = cpu_ms() + ms;
 	unsigned long sum = 0;
-	/* the clock is read rarely: frames in the vdso are kept out of the profile */
-	while (now_ms() < end)
+	/* the clock is read rarely: its system call's frames stay out of the profile */
+	while (cpu_ms() < end)
 		for (int i = 0; i < 64; i++)
 			sum += descend(12);
 	printf("%lu\n", sum % 10);

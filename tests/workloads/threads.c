@@ -1,6 +1,6 @@
 /* threads.c - a workload for the perf oracle tests: two worker threads with their own
  * names (pthread_setname_np gives each a COMM record) besides the main thread.
- * Usage: threads [MILLISECONDS]  (default 300).  "worker 2" has a blank and digits in
+ * Usage: threads [MILLISECONDS of CPU time]  (default 300).  "worker 2" has a blank and digits in
  * its name, which stackcollapse-perf.pl reads as comm "worker", tid 2. */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -8,12 +8,8 @@
 #include <stdlib.h>
 #include <time.h>
 
-static double now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
+#include "cpu_ms.h"
+
 
 static double run_ms;
 
@@ -35,10 +31,10 @@ static void *worker(void *arg)
 {
 	int which = (int)(long)arg;
 	pthread_setname_np(pthread_self(), which ? "worker 2" : "worker-a");
-	double end = now_ms() + run_ms;
+	double end = cpu_ms() + run_ms;
 	unsigned long x = 1;
-	/* the clock is read rarely: frames in the vdso are kept out of the profile */
-	while (now_ms() < end)
+	/* the clock is read rarely: its system call's frames stay out of the profile */
+	while (cpu_ms() < end)
 		for (int i = 0; i < 64; i++)
 			x = which ? spin_b(x) : spin_a(x);
 	return (void *)(x & 1);
