@@ -4,7 +4,6 @@
 
 #include <elf.h>
 #include <pthread.h>
-#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +16,7 @@
 #include "base/xalloc.h"
 #include "symbol/symbol_demangle.h"
 #include "symbol/a2l.h"
+#include "symbol/debug_paths.h"
 #include "symbol/symfile.h"
 #include "symbol/kallsyms.h"
 #include "symbol/perf_map.h"
@@ -47,7 +47,8 @@ struct dso {
 };
 
 struct symbol_store {
-	struct symbol_options opts;  /* strings owned */
+	struct symbol_options opts;  /* strings owned; debug_dir and buildid_dir unused */
+	struct debug_paths paths;    /* where debug files and perf's copies are */
 	struct dso **buckets;
 	size_t nr_buckets, nr_dsos;
 	int kallsyms_tried;
@@ -67,22 +68,6 @@ static char *dup_or_null(const char *s)
 	return s ? xstrdup(s) : NULL;
 }
 
-static char *fmt(const char *f, ...) __attribute__((format(printf, 1, 2)));
-static char *fmt(const char *f, ...)
-{
-	va_list ap;
-	char *s = NULL;
-	va_start(ap, f);
-	if (vasprintf(&s, f, ap) < 0)
-		s = NULL;
-	va_end(ap);
-	if (!s) {
-		fprintf(stderr, "tephra: out of memory\n");
-		abort();
-	}
-	return s;
-}
-
 struct symbol_store *symbol_store_new(const struct symbol_options *opts)
 {
 	struct symbol_store *st = xcalloc(1, sizeof(*st));
@@ -93,23 +78,7 @@ struct symbol_store *symbol_store_new(const struct symbol_options *opts)
 	st->opts.no_demangle = opts->no_demangle;
 	st->opts.kallsyms = dup_or_null(opts->kallsyms);
 	st->opts.root_dir = dup_or_null(opts->root_dir);
-	/* perf --symfs puts the system debug directory under the same root */
-	if (opts->debug_dir)
-		st->opts.debug_dir = xstrdup(opts->debug_dir);
-	else
-		st->opts.debug_dir = fmt("%s/usr/lib/debug", opts->root_dir ? opts->root_dir : "");
-	if (opts->root_dir) {
-		/* perf --symfs: the build-id cache is the one under the root, whatever
-		 * --buildid-dir said */
-		st->opts.buildid_dir = fmt("%s/.debug", opts->root_dir);
-	} else if (opts->buildid_dir) {
-		st->opts.buildid_dir = xstrdup(opts->buildid_dir);
-	} else {
-		const char *home = getenv("HOME");
-		struct strbuf sb = STRBUF_INIT;
-		strbuf_addf(&sb, "%s/.debug", home && *home ? home : "");
-		st->opts.buildid_dir = sb.buf;
-	}
+	debug_paths_init(&st->paths, opts->root_dir, opts->debug_dir, opts->buildid_dir);
 	st->nr_buckets = 64;
 	st->buckets = xcalloc(st->nr_buckets, sizeof(*st->buckets));
 	return st;
@@ -142,8 +111,7 @@ void symbol_store_free(struct symbol_store *st)
 	if (st->kallsyms_ok)
 		kallsyms_release(&st->kallsyms);
 	free(st->kallsyms_from);
-	free((char *)st->opts.buildid_dir);
-	free((char *)st->opts.debug_dir);
+	debug_paths_release(&st->paths);
 	free((char *)st->opts.kallsyms);
 	free((char *)st->opts.root_dir);
 	free(st);
@@ -273,16 +241,6 @@ const char *dso_path(const struct dso *d)
 	return d->path;
 }
 
-static void hex_of(const uint8_t *b, size_t n, char *out)
-{
-	static const char digits[] = "0123456789abcdef";
-	for (size_t i = 0; i < n; i++) {
-		out[2 * i] = digits[b[i] >> 4];
-		out[2 * i + 1] = digits[b[i] & 15];
-	}
-	out[2 * n] = '\0';
-}
-
 /* Build-ids of different lengths (a 16-byte one recorded padded to 20) match when
  * the common part agrees and the longer one's rest is zero. */
 static int build_id_equal(const uint8_t *a, size_t na, const uint8_t *b, size_t nb)
@@ -353,9 +311,13 @@ static const char *pick_kallsyms(struct symbol_store *st, const struct dso *d, s
 		return "/proc/kallsyms";
 	if (!d->build_id_size)
 		return NULL;
-	char hex[2 * MAX_BUILD_ID + 1];
-	hex_of(d->build_id, d->build_id_size, hex);
-	strbuf_addf(sb, "%s/[kernel.kallsyms]/%s/kallsyms", st->opts.buildid_dir, hex);
+	/* perf's copy: BUILDID_DIR/[kernel.kallsyms]/HEX/kallsyms */
+	struct debug_paths_object kernel = {
+		.path = "[kernel.kallsyms]", .build_id = d->build_id,
+		.build_id_size = d->build_id_size, .cache_name = "kallsyms",
+	};
+	if (debug_paths_build(&st->paths, DEBUG_PATH_CACHE_BY_PATH, &kernel, sb) != 0)
+		return NULL;
 	return is_regular_file(sb->buf) ? sb->buf : NULL;
 }
 
@@ -482,81 +444,39 @@ static void load_kernel(struct dso *d)
 
 /* ---- user objects ------------------------------------------------------------ */
 
-struct candidates {
-	char **paths;
-	size_t nr, cap;
-};
-
-static void add_candidate(struct candidates *c, char *path)
-{
-	if (c->nr == c->cap) {
-		c->cap = c->cap ? c->cap * 2 : 16;
-		c->paths = xrealloc(c->paths, c->cap * sizeof(*c->paths));
-	}
-	c->paths[c->nr++] = path;
-}
-
-/* perf 6.1's order (dso__load): debuglink, build-id cache (binary, then debug),
- * /usr/lib/debug/PATH.debug, /usr/lib/debug/PATH, /usr/lib/debug/.build-id, then
- * the file itself. */
-static void list_candidates(struct dso *d, struct candidates *c)
+/* Where D's symbols may come from, in perf 6.1's order (debug_paths.h). */
+static void list_candidates(struct dso *d, struct debug_paths_list *c)
 {
 	struct symbol_store *st = d->store;
-	const char *root = st->opts.root_dir ? st->opts.root_dir : "";
-	char *ondisk = fmt("%s%s", root, d->path);
-	char hex[2 * MAX_BUILD_ID + 1];
-	hex_of(d->build_id, d->build_id_size, hex);
+	char *ondisk = debug_paths_on_disk(&st->paths, d->path);
+	struct symfile h = { .fd = -1 };
+	int have_link = 0;
+	struct debug_paths_object obj = {
+		.path = d->path, .build_id = d->build_id, .build_id_size = d->build_id_size,
+		.cache_name = d->kind == DSO_VDSO ? "vdso" : "elf",
+	};
 
-	if (d->kind == DSO_USER && is_regular_file(ondisk)) {
-		struct symfile h;
-		if (symfile_open(&h, ondisk) == 0) {
-			const char *link = symfile_debuglink(&h);
-			if (link && *link) {
-				char *dir = xstrdup(ondisk);
-				char *slash = strrchr(dir, '/');
-				if (slash)
-					*slash = '\0';
-				else
-					dir[0] = '\0';
-				/* perf also tries the bare name (relative to the cwd) first */
-				add_candidate(c, xstrdup(link));
-				add_candidate(c, fmt("%s/%s", dir, link));
-				add_candidate(c, fmt("%s/.debug/%s", dir, link));
-				add_candidate(c, fmt("%s%s/%s", st->opts.debug_dir, dir, link));
-				free(dir);
-			}
-			symfile_close(&h);
-		}
+	if (d->kind == DSO_USER && is_regular_file(ondisk) && symfile_open(&h, ondisk) == 0) {
+		have_link = 1;
+		obj.debuglink = symfile_debuglink(&h);
 	}
-	if (d->build_id_size) {
-		const char *base = d->kind == DSO_VDSO ? "vdso" : "elf";
-		add_candidate(c, fmt("%s/.build-id/%.2s/%s/%s", st->opts.buildid_dir, hex, hex + 2, base));
-		add_candidate(c, fmt("%s/.build-id/%.2s/%s", st->opts.buildid_dir, hex, hex + 2));
-		add_candidate(c, fmt("%s/%s/%s/%s", st->opts.buildid_dir, d->path, hex, base));
-		add_candidate(c, fmt("%s/.build-id/%.2s/%s/debug", st->opts.buildid_dir, hex, hex + 2));
-	}
-	if (d->kind == DSO_USER) {
-		add_candidate(c, fmt("%s%s.debug", st->opts.debug_dir, d->path));
-		add_candidate(c, fmt("%s%s", st->opts.debug_dir, d->path));
-	}
-	if (d->build_id_size)
-		add_candidate(c, fmt("%s/.build-id/%.2s/%s.debug", st->opts.debug_dir, hex, hex + 2));
-	if (d->kind == DSO_USER)
-		add_candidate(c, xstrdup(ondisk));
+	debug_paths_list(&st->paths, d->kind == DSO_USER ? DEBUG_PATHS_SYMBOLS :
+			 DEBUG_PATHS_SYMBOLS_VDSO, &obj, c);
+	if (have_link)
+		symfile_close(&h);
 	free(ondisk);
 }
 
 static void load_elf_object(struct dso *d)
 {
-	struct candidates c = { 0 };
+	struct debug_paths_list c = { 0 };
 	struct symfile syms = { .fd = -1 }, runtime = { .fd = -1 };
 	int have_syms = 0, have_runtime = 0;
 
 	if (!d->build_id_size && d->kind == DSO_USER) {
 		/* Like perf: with no recorded build-id, take the one of the file on disk, so
 		 * /usr/lib/debug/.build-id and the cache can still be searched. */
-		char *ondisk = fmt("%s%s", d->store->opts.root_dir ? d->store->opts.root_dir : "",
-				   d->path);
+		char *ondisk = debug_paths_on_disk(&d->store->paths, d->path);
 		struct symfile h;
 		if (is_regular_file(ondisk) && symfile_open(&h, ondisk) == 0) {
 			int n = symfile_build_id(&h, d->build_id, sizeof(d->build_id));
@@ -574,8 +494,11 @@ static void load_elf_object(struct dso *d)
 	int own_vdso = -1;
 	if (d->kind == DSO_VDSO && !d->build_id_size && !d->store->opts.root_dir) {
 		own_vdso = vdso_image_memfd();
-		if (own_vdso >= 0)
-			add_candidate(&c, fmt("/proc/self/fd/%d", own_vdso));
+		if (own_vdso >= 0) {
+			struct strbuf fd_path = STRBUF_INIT;
+			strbuf_addf(&fd_path, "/proc/self/fd/%d", own_vdso);
+			debug_paths_list_add(&c, fd_path.buf);
+		}
 	}
 	for (size_t i = 0; i < c.nr && !(have_syms && have_runtime); i++) {
 		struct symfile h;
@@ -615,8 +538,7 @@ static void load_elf_object(struct dso *d)
 			d->loaded_from = xstrdup(s->path);
 		d->text_offset = symfile_text_offset(r);
 	} else if (d->build_id_size && d->kind == DSO_USER) {
-		char *ondisk = fmt("%s%s", d->store->opts.root_dir ? d->store->opts.root_dir : "",
-				   d->path);
+		char *ondisk = debug_paths_on_disk(&d->store->paths, d->path);
 		d->mismatch = is_regular_file(ondisk);
 		free(ondisk);
 	}
@@ -631,9 +553,7 @@ static void load_elf_object(struct dso *d)
 			d->loaded_from = xstrdup("[vdso] of the running kernel");
 		}
 	}
-	for (size_t i = 0; i < c.nr; i++)
-		free(c.paths[i]);
-	free(c.paths);
+	debug_paths_list_release(&c);
 }
 
 static void load_now(struct dso *d)
@@ -651,7 +571,7 @@ static void load_now(struct dso *d)
 		load_kernel(d);
 		break;
 	case DSO_JIT_MAP: {
-		char *p = fmt("%s%s", d->store->opts.root_dir ? d->store->opts.root_dir : "", d->path);
+		char *p = debug_paths_on_disk(&d->store->paths, d->path);
 		if (perf_map_load(&d->table, p) > 0)
 			d->loaded_from = p;
 		else

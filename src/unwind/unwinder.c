@@ -203,6 +203,7 @@ struct unwinder *unwinder_new(const struct unwinder_options *opts,
 	cfi_row_cache_init(&u->rows);
 	if (session_start(u) != 0) {
 		tephra_error_set(err, "dwarf unwinder: libdwfl: %s", dwfl_errmsg(-1));
+		unwind_space_release(&u->space);
 		elf_end(u->arch_elf);
 		free(u);
 		return NULL;
@@ -215,6 +216,7 @@ void unwinder_free(struct unwinder *u)
 	if (!u)
 		return;
 	session_end(u);
+	unwind_space_release(&u->space);
 	elf_end(u->arch_elf);
 	free(u);
 }
