@@ -60,7 +60,8 @@ int cmd_diff(int argc, char **argv)
 		fprintf(stderr, "tephra diff: only one of the inputs can be standard input\n");
 		return 2;
 	}
-	struct flame_tree *t = flame_tree_new(c.tree_flags & ~FLAME_TREE_TIME_ORDER);
+	struct flame_tree *t = flame_tree_new((c.tree_flags & ~FLAME_TREE_TIME_ORDER) |
+					      FLAME_TREE_STACK_COUNTS);
 	struct profile_stats st;
 	for (int i = 0; i < 2 && rc == 0; i++) {
 		struct profile_input_opts in = { folded_flags, i, 0, c.name_flags, isatty(2),
@@ -75,8 +76,6 @@ int cmd_diff(int argc, char **argv)
 	}
 	if (rc == 0) {
 		flame_tree_finish(t);
-		if (normalize)
-			flame_diff_normalize(t);
 		if (folded) {
 			FILE *out = c.output && strcmp(c.output, "-") ? fopen(c.output, "w") : stdout;
 			if (!out || flame_diff_write_folded(t, out, normalize, 2) != 0 ||
@@ -85,6 +84,8 @@ int cmd_diff(int argc, char **argv)
 				rc = 1;
 			}
 		} else {
+			if (normalize)
+				flame_diff_normalize(t);
 			c.svg.diff = 1;
 			rc = flame_cli_write(&c, t);
 		}

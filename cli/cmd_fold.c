@@ -8,9 +8,9 @@
 #include <unistd.h>
 
 #include "commands.h"
-#include "fold/perf_script_text.h"
-#include "perfscript/perf_fold.h"
-#include "perfscript/perf_session.h"
+#include "perfscript/perf_script_text.h"
+#include "perffold/perf_fold.h"
+#include "session/perf_session.h"
 
 static void usage(FILE *f)
 {

@@ -6,7 +6,7 @@
  * feature's entries.
  *
  * The report is a list of sections (stat_sections[]) that each see every record and then
- * print.  The stack-quality section of DWARF recordings (perfscript/stack_quality.h) reads
+ * print.  The stack-quality section of DWARF recordings (quality/stack_quality.h) reads
  * the file again as `perf script` would (frames named, user stacks unwound), so it needs
  * a file, not a pipe. */
 #include <stdio.h>
@@ -15,7 +15,7 @@
 
 #include "perfdata/perf_reader.h"
 #include "perfdata/perf_stat_print.h"
-#include "perfscript/stack_quality.h"
+#include "quality/stack_quality.h"
 
 struct stat_options {
 	const char *path;

@@ -36,7 +36,7 @@ nr_perf=$(wc -l <"$work/perf.norm")
 grep -q 'stack cut short' "$work/ours.stats" || { echo "no walk was cut short"; status=1; }
 complete=$(awk '$1 == "complete" { print $2 }' "$work/ours.stats")
 [ "${complete:-0}" -ge $((nr_perf / 2)) ] || { echo "only ${complete:-0} complete walks"; status=1; }
-# The one-pass report API (unwind_stat.h, for `tephra stat`) says what --stats says.
+# The driver's one-pass --quality (tests/unwind/unwind_stat.c) says what --stats says.
 "$TOP/build/unwind/unwind-dump" --quality "$work/perf.data" >"$work/quality.txt" || status=1
 sed -n '/^user stacks/,/^modules reported/p' "$work/ours.stats" | grep -v '^modules reported' |
 	cmp -s - "$work/quality.txt" || { echo "--quality differs from --stats:"; cat "$work/quality.txt"; status=1; }

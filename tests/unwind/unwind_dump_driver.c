@@ -9,8 +9,8 @@
  *
  * --libdwfl-only turns the fast path (cached CFI rows) off: every frame goes through
  * libdwfl's unwinder; the output must not change.
- * --quality only prints the stack-quality section through unwind_stat.h, the one-pass
- * API a report command uses (it must equal what --stats prints).
+ * --quality only prints the stack-quality section through unwind_stat.h (beside this file),
+ * a second way of reading the file in one pass (it must equal what --stats prints).
  * --module-budget N lowers the number of module files kept open over all processes
  * (sample_unwinder_set_module_budget), to exercise eviction; the output must not change.
  * --fresh gives every sample a new unwinder (modules reported and CFI parsed again for
@@ -29,8 +29,8 @@
 #include "machine/machine.h"
 #include "perfdata/perf_reader.h"
 #include "unwind/sample_unwind.h"
-#include "unwind/unwind_quality.h"
-#include "unwind/unwind_stat.h"
+#include "quality/unwind_quality.h"
+#include "unwind_stat.h"
 
 #define PERF_SCRIPT_CHAIN_MAX 127 /* kernel entries kept from the recorded chain */
 

@@ -1,14 +1,14 @@
 /* fold_roots.h - the root frame of each folded sample, as stackcollapse-perf.pl reads it.
  *
  * The script takes the root from perf script's header line with a regular expression
- * (fold/perf_script_line.h: the shortest comm followed by blanks, digits and a blank),
+ * (perfscript/perf_script_line.h: the shortest comm followed by blanks, digits and a blank),
  * so the root is normally the comm (spaces as '_', "-PID[/TID]" with --pid/--tid), but a
  * comm with a blank before digits ("worker 2") roots as "worker", and when the match
  * runs past the tid (a tid of -1, a one-letter comm) the root holds the time and period
  * columns.  This module builds that header text and reads it the same way, once per
  * (comm, pid, tid) in the usual case. */
-#ifndef TEPHRA_PERFSCRIPT_FOLD_ROOTS_H
-#define TEPHRA_PERFSCRIPT_FOLD_ROOTS_H
+#ifndef TEPHRA_PERFFOLD_FOLD_ROOTS_H
+#define TEPHRA_PERFFOLD_FOLD_ROOTS_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -16,7 +16,7 @@
 #include "base/hashmap.h"
 #include "base/strbuf.h"
 #include "fold/fold_naming.h"
-#include "perfscript/perf_session.h"
+#include "session/perf_session.h"
 
 #define FOLD_ROOT_DROPPED (UINT64_MAX - 1) /* the script ignores such samples */
 

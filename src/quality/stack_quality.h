@@ -9,8 +9,8 @@
  *
  * Frames are counted as `perf script` prints lines: a frame expanded into inlined
  * functions counts once per function; "[unknown]" is a frame printed without a symbol. */
-#ifndef TEPHRA_PERFSCRIPT_STACK_QUALITY_H
-#define TEPHRA_PERFSCRIPT_STACK_QUALITY_H
+#ifndef TEPHRA_QUALITY_STACK_QUALITY_H
+#define TEPHRA_QUALITY_STACK_QUALITY_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -18,7 +18,7 @@
 
 #include "base/error.h"
 #include "perfdata/perf_reader.h"
-#include "perfscript/frame_resolver.h"
+#include "session/frame_resolver.h"
 #include "unwind/unwinder.h"
 
 struct stack_quality;

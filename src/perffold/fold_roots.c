@@ -1,11 +1,11 @@
 /* fold_roots.c - roots of folded samples as stackcollapse-perf.pl reads them (see
  * fold_roots.h). */
-#include "perfscript/fold_roots.h"
+#include "perffold/fold_roots.h"
 
 #include <stdio.h>
 #include <string.h>
 
-#include "fold/perf_script_line.h"
+#include "perfscript/perf_script_line.h"
 
 void fold_roots_init(struct fold_roots *r, enum fold_root_mode mode)
 {

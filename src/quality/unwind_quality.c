@@ -1,5 +1,5 @@
 /* unwind_quality.c - the DWARF-unwinding part of a stack-quality report. */
-#include "unwind/unwind_quality.h"
+#include "quality/unwind_quality.h"
 
 #include <inttypes.h>
 #include <stdlib.h>

@@ -6,7 +6,7 @@
  * (object, address), from the very text perf script would print for the frame
  * ("sym+0xoff (dso)"), split and renamed by the rules of fold/fold_naming.h, so the
  * result is what `perf script | stackcollapse-perf.pl` gives. */
-#include "perfscript/perf_fold.h"
+#include "perffold/perf_fold.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -14,9 +14,9 @@
 #include "base/hashmap.h"
 #include "base/strbuf.h"
 #include "base/xalloc.h"
-#include "perfscript/fold_roots.h"
-#include "perfscript/perf_session.h"
-#include "perfscript/stack_quality.h"
+#include "perffold/fold_roots.h"
+#include "session/perf_session.h"
+#include "quality/stack_quality.h"
 
 struct fold_run {
 	const struct perf_fold_options *o;

@@ -1,8 +1,8 @@
 /* perf_script_text.c - the reading loop of stackcollapse-perf.pl over perf script
  * text: a header starts a sample (root name, period), frame lines are pushed leaf
  * first, a blank line ends the sample.  Quirks kept on purpose are in docs/folding.md. */
-#include "fold/perf_script_text.h"
-#include "fold/perf_script_line.h"
+#include "perfscript/perf_script_text.h"
+#include "perfscript/perf_script_line.h"
 #include "base/strbuf.h"
 #include "base/xalloc.h"
 

@@ -4,8 +4,8 @@
  * as the weight, the event filter, and fold_naming's frame and root rules.
  *
  * Streaming: one line in memory at a time, frames interned as they come. */
-#ifndef TEPHRA_FOLD_PERF_SCRIPT_TEXT_H
-#define TEPHRA_FOLD_PERF_SCRIPT_TEXT_H
+#ifndef TEPHRA_PERFSCRIPT_PERF_SCRIPT_TEXT_H
+#define TEPHRA_PERFSCRIPT_PERF_SCRIPT_TEXT_H
 
 #include <stdint.h>
 #include <stdio.h>

@@ -1,5 +1,5 @@
 /* script_quality.c - the stack-quality block of `tephra script` (see script_quality.h). */
-#include "perfscript/script_quality.h"
+#include "quality/script_quality.h"
 
 #include <stdlib.h>
 #include <string.h>

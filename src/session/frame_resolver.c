@@ -1,5 +1,5 @@
 /* frame_resolver.c - sample frames and cached symbols (see frame_resolver.h). */
-#include "perfscript/frame_resolver.h"
+#include "session/frame_resolver.h"
 
 #include <string.h>
 

@@ -1,12 +1,12 @@
 /* stack_quality_file.c - the full stack-quality section of one perf.data file, for
  * `tephra stat` (see stack_quality.h): a perf_session pass that resolves every sample's
  * frames as `perf script` prints them and feeds stack_quality. */
-#include "perfscript/stack_quality.h"
+#include "quality/stack_quality.h"
 
 #include <stdlib.h>
 
 #include "base/xalloc.h"
-#include "perfscript/perf_session.h"
+#include "session/perf_session.h"
 
 struct quality_pass {
 	struct stack_quality *q;

@@ -1,12 +1,12 @@
 /* unwind_stat.c - the stack-quality section for DWARF call graphs, in one pass. */
-#include "unwind/unwind_stat.h"
+#include "unwind_stat.h"
 
 #include <stdlib.h>
 
 #include "base/xalloc.h"
 #include "machine/machine.h"
 #include "unwind/sample_unwind.h"
-#include "unwind/unwind_quality.h"
+#include "quality/unwind_quality.h"
 
 struct unwind_stat_pass {
 	struct machine *machine;

@@ -1,8 +1,8 @@
 /* perf_script_line.h - classifies one line of `perf script` text the way
  * stackcollapse-perf.pl's regular expressions do (including their odd corners, see
  * docs/folding.md).  Pure functions on (pointer, length); lines may hold any bytes. */
-#ifndef TEPHRA_FOLD_PERF_SCRIPT_LINE_H
-#define TEPHRA_FOLD_PERF_SCRIPT_LINE_H
+#ifndef TEPHRA_PERFSCRIPT_PERF_SCRIPT_LINE_H
+#define TEPHRA_PERFSCRIPT_PERF_SCRIPT_LINE_H
 
 #include <stddef.h>
 

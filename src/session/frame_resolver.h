@@ -5,8 +5,8 @@
  * empties the chain; at most MAX_STACK real entries), finds each address's map in the
  * machine and its symbol.  Symbols are cached per (map object, address): an address is
  * symbolized once however many samples hit it. */
-#ifndef TEPHRA_PERFSCRIPT_FRAME_RESOLVER_H
-#define TEPHRA_PERFSCRIPT_FRAME_RESOLVER_H
+#ifndef TEPHRA_SESSION_FRAME_RESOLVER_H
+#define TEPHRA_SESSION_FRAME_RESOLVER_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -6,15 +6,15 @@
  * a second lookup — and each later sample costs one hash of its frames and one add.
  * Frames are counted as the script prints them: with --no-inline an unwound frame is
  * one line, not one per inlined function. */
-#ifndef TEPHRA_PERFSCRIPT_SCRIPT_QUALITY_H
-#define TEPHRA_PERFSCRIPT_SCRIPT_QUALITY_H
+#ifndef TEPHRA_QUALITY_SCRIPT_QUALITY_H
+#define TEPHRA_QUALITY_SCRIPT_QUALITY_H
 
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
-#include "perfscript/perf_session.h"
-#include "perfscript/stack_quality.h"
+#include "session/perf_session.h"
+#include "quality/stack_quality.h"
 
 struct script_quality;
 

@@ -1,5 +1,5 @@
 /* perf_session.c - the record loop shared by script and fold (see perf_session.h). */
-#include "perfscript/perf_session.h"
+#include "session/perf_session.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,15 +1,16 @@
 /* unwind_stat.h - the stack-quality section for DWARF call graphs, in one pass.
  *
- * For a report command that reads a perf.data file record by record (`tephra stat`):
- * give it every record; it keeps its own machine model and unwinders, unwinds the
- * samples that carry user registers and stack, and prints unwind_quality's section.
+ * The unwind-dump driver's --quality pass (`tephra stat` has its own, in
+ * src/quality/stack_quality_file.c): give it every record of a perf.data file; it
+ * keeps its own machine model and unwinders, unwinds the samples that carry user
+ * registers and stack, and prints unwind_quality's section.
  *
  *     struct unwind_stat_pass *p = unwind_stat_pass_new(perf_reader_header(r));
  *     while (perf_reader_next(r, &ev, &err) == 1) { ...; unwind_stat_pass_event(p, &ev); }
  *     unwind_stat_pass_print(p, stdout);     (prints nothing without DWARF samples)
  *     unwind_stat_pass_free(p); */
-#ifndef TEPHRA_UNWIND_UNWIND_STAT_H
-#define TEPHRA_UNWIND_UNWIND_STAT_H
+#ifndef TEPHRA_TESTS_UNWIND_STAT_H
+#define TEPHRA_TESTS_UNWIND_STAT_H
 
 #include <stdio.h>
 

@@ -7,8 +7,8 @@
  *
  * Speed: samples are interned as stacks of *addresses* (per thread root); each unique
  * (map, address) is symbolized once, and names are built once per unique stack at the end. */
-#ifndef TEPHRA_PERFSCRIPT_PERF_FOLD_H
-#define TEPHRA_PERFSCRIPT_PERF_FOLD_H
+#ifndef TEPHRA_PERFFOLD_PERF_FOLD_H
+#define TEPHRA_PERFFOLD_PERF_FOLD_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -46,7 +46,7 @@ struct perf_fold_options {
 	const struct symbol_options *symbols; /* NULL = defaults */
 	int progress;              /* report progress on stderr (callers pass isatty(2)) */
 	/* perf_fold_file: where to print the short stack-quality block of a DWARF
-	 * recording (perfscript/stack_quality.h), headed QUALITY_WHO; NULL = nowhere */
+	 * recording (quality/stack_quality.h), headed QUALITY_WHO; NULL = nowhere */
 	FILE *quality;
 	const char *quality_who;
 };

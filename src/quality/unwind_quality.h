@@ -4,8 +4,8 @@
  * the stack dump cut short (and which dump size the walks wanted: the size to pass to
  * `perf record --call-graph dwarf,SIZE`), and which objects lacked CFI or which pcs no
  * mapping covered. */
-#ifndef TEPHRA_UNWIND_UNWIND_QUALITY_H
-#define TEPHRA_UNWIND_UNWIND_QUALITY_H
+#ifndef TEPHRA_QUALITY_UNWIND_QUALITY_H
+#define TEPHRA_QUALITY_UNWIND_QUALITY_H
 
 #include <stdint.h>
 #include <stdio.h>

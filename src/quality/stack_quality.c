@@ -1,5 +1,5 @@
 /* stack_quality.c - how good the call stacks are (see stack_quality.h). */
-#include "perfscript/stack_quality.h"
+#include "quality/stack_quality.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -7,7 +7,7 @@
 
 #include "base/xalloc.h"
 #include "symbol/symbol_store.h"
-#include "unwind/unwind_quality.h"
+#include "quality/unwind_quality.h"
 
 #define BRIEF_LISTED 3 /* objects named per line of the short block */
 #define FULL_LISTED 8  /* ... and of the full section */

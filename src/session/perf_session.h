@@ -4,8 +4,8 @@
  * and the machine from the non-sample records, and hands each sample that passes the
  * --pid/--tid/--comms filters to a callback with its thread resolved.  Shared by
  * `tephra script` and `tephra fold`. */
-#ifndef TEPHRA_PERFSCRIPT_PERF_SESSION_H
-#define TEPHRA_PERFSCRIPT_PERF_SESSION_H
+#ifndef TEPHRA_SESSION_PERF_SESSION_H
+#define TEPHRA_SESSION_PERF_SESSION_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -13,7 +13,7 @@
 #include "base/error.h"
 #include "machine/machine.h"
 #include "perfdata/perf_reader.h"
-#include "perfscript/frame_resolver.h"
+#include "session/frame_resolver.h"
 #include "symbol/symbol_store.h"
 #include "unwind/sample_unwind.h"
 

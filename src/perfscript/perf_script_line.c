@@ -1,6 +1,6 @@
 /* perf_script_line.c - line matching equivalent to stackcollapse-perf.pl's patterns,
  * written as linear scans (no backtracking: a hostile line cannot make us slow). */
-#include "fold/perf_script_line.h"
+#include "perfscript/perf_script_line.h"
 
 static int is_digit(char c)
 {
