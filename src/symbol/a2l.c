@@ -8,11 +8,11 @@
 #include <unistd.h>
 
 #include "base/hashmap.h"
-#include "base/strbuf.h"
 #include "base/xalloc.h"
 #include "symbol/a2l_symbols.h"
 #include "symbol/a2l_lines.h"
 #include "symbol/debug_inflate.h"
+#include "symbol/debug_paths.h"
 
 /* One address's answer: NR records (name, source file or NULL for addr2line's "??",
  * line or 0), innermost first. */
@@ -107,19 +107,15 @@ static char *no_debuginfo_path;
  * holds it: next to the object, in .debug/ there, under /usr/lib/debug. */
 static int debuglink_candidate_exists(const char *modname, const char *debuglink_file)
 {
-	if (!modname || modname[0] != '/' || !debuglink_file)
-		return 0;
-	const char *slash = strrchr(modname, '/');
-	int dirlen = (int)(slash - modname);
-	static const char *const fmts[] = { "%.*s/%s", "%.*s/.debug/%s", "/usr/lib/debug%.*s/%s" };
-	struct strbuf path = STRBUF_INIT;
+	struct debug_paths_object obj = { .path = modname ? modname : "",
+					  .debuglink = debuglink_file };
+	struct debug_paths_list files = { 0 };
 	int found = 0;
-	for (size_t i = 0; i < sizeof(fmts) / sizeof(fmts[0]) && !found; i++) {
-		strbuf_reset(&path);
-		strbuf_addf(&path, fmts[i], dirlen, modname, debuglink_file);
-		found = strcmp(path.buf, modname) != 0 && access(path.buf, R_OK) == 0;
-	}
-	strbuf_release(&path);
+
+	debug_paths_list(&debug_paths_libdwfl, DEBUG_PATHS_LIBDWFL, &obj, &files);
+	for (size_t i = 0; i < files.nr && !found; i++)
+		found = access(files.paths[i], R_OK) == 0;
+	debug_paths_list_release(&files);
 	return found;
 }
 

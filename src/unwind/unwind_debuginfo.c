@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "base/strbuf.h"
+#include "symbol/debug_paths.h"
 
 /* Does the ELF file PATH have a section called NAME?  Reads only the section headers
  * and their string table.  -1: no such file (or not ELF). */
@@ -42,45 +42,30 @@ static int file_has_section(const char *path, const char *name)
 	return found;
 }
 
-/* Where libdwfl's standard search would look for MOD's debug file: by build-id under
- * /usr/lib/debug, and by debuglink next to the object, in .debug/ and under
- * /usr/lib/debug.  Returns 1 when some candidate has a .debug_frame, 0 when candidates
- * exist and none has, -1 when there is no candidate. */
+/* Where libdwfl's standard search would look for MOD's debug file (debug_paths.h's
+ * DEBUG_PATHS_LIBDWFL).  Returns 1 when some candidate has a .debug_frame, 0 when
+ * candidates exist and none has, -1 when there is no candidate. */
 static int debug_file_has_frame(Dwfl_Module *mod, const char *modname,
 				const char *debuglink_file)
 {
-	const unsigned char *id;
+	const unsigned char *id = NULL;
 	GElf_Addr id_vaddr;
 	int id_len = dwfl_module_build_id(mod, &id, &id_vaddr);
-	struct strbuf path = STRBUF_INIT;
+	struct debug_paths_object obj = {
+		.path = modname ? modname : "", .debuglink = debuglink_file,
+		.build_id = id, .build_id_size = id_len > 1 ? (size_t)id_len : 0,
+	};
+	struct debug_paths_list files = { 0 };
 	int any = -1;
 
-	if (id_len > 1) {
-		strbuf_addstr(&path, "/usr/lib/debug/.build-id/");
-		for (int i = 0; i < id_len; i++)
-			strbuf_addf(&path, i == 1 ? "/%02x" : "%02x", id[i]);
-		strbuf_addstr(&path, ".debug");
-		any = file_has_section(path.buf, ".debug_frame");
-	}
-	if (any != 1 && debuglink_file && modname && modname[0] == '/') {
-		const char *slash = strrchr(modname, '/');
-		int dirlen = (int)(slash - modname);
-		static const char *const fmts[] = { "%.*s/%s", "%.*s/.debug/%s",
-						    "/usr/lib/debug%.*s/%s" };
+	debug_paths_list(&debug_paths_libdwfl, DEBUG_PATHS_LIBDWFL, &obj, &files);
+	for (size_t i = 0; i < files.nr && any != 1; i++) {
+		int r = file_has_section(files.paths[i], ".debug_frame");
 
-		for (size_t i = 0; i < sizeof(fmts) / sizeof(fmts[0]) && any != 1; i++) {
-			int r;
-
-			strbuf_reset(&path);
-			strbuf_addf(&path, fmts[i], dirlen, modname, debuglink_file);
-			if (!strcmp(path.buf, modname))
-				continue;
-			r = file_has_section(path.buf, ".debug_frame");
-			if (r >= 0)
-				any = r;
-		}
+		if (r >= 0)
+			any = r;
 	}
-	strbuf_release(&path);
+	debug_paths_list_release(&files);
 	return any;
 }
 

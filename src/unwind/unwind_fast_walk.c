@@ -24,7 +24,7 @@ enum fast_walk_result unwind_fast_walk(struct unwinder *u)
 		uint64_t lookup, cfa;
 
 		if (res->nr_frames == res->max_frames) {
-			unwind_stop(u, UNWIND_MAX_FRAMES, pc);
+			unwinder_stop(u, UNWIND_MAX_FRAMES, pc);
 			return FAST_DONE;
 		}
 		res->frames[res->nr_frames] = (struct unwind_frame){
@@ -61,7 +61,7 @@ enum fast_walk_result unwind_fast_walk(struct unwinder *u)
 			unsigned r = row->special[k];
 			if (row->rule[r] == CFI_AT_CFA) {
 				/* an unreadable slot leaves the register unknown, as in libdwfl */
-				if (!unwind_read_word_fast(u, cfa + row->off[r], &regs[r])) {
+				if (!unwinder_read_word_fast(u, cfa + row->off[r], &regs[r])) {
 					if (u->want_learn || u->want_rebuild)
 						return FAST_RESTART;
 					continue;

@@ -55,26 +55,26 @@ struct unwinder {
 };
 
 /* One 64-bit word of the sampled process at ADDR (see unwinder.c). */
-int unwind_read_word(struct unwinder *u, uint64_t addr, uint64_t *value);
+int unwinder_read_word(struct unwinder *u, uint64_t addr, uint64_t *value);
 
 /* The same, inline where the word lies in the sample's stack copy (most reads of a
  * walk): the call is a noticeable share of a deep walk. */
-static inline int unwind_read_word_fast(struct unwinder *u, uint64_t addr,
-					uint64_t *value)
+static inline int unwinder_read_word_fast(struct unwinder *u, uint64_t addr,
+					  uint64_t *value)
 {
 	if (addr >= u->sp && addr - u->sp <= u->stack_avail &&
 	    u->stack_avail - (addr - u->sp) >= sizeof(*value)) {
 		memcpy(value, u->sample->stack + (addr - u->sp), sizeof(*value));
 		return 1;
 	}
-	return unwind_read_word(u, addr, value);
+	return unwinder_read_word(u, addr, value);
 }
 
 /* Ends the walk with status ST (the frame callback or the fast path decided it). */
-void unwind_stop(struct unwinder *u, enum unwind_status st, uint64_t addr);
+void unwinder_stop(struct unwinder *u, enum unwind_status st, uint64_t addr);
 
 enum fast_walk_result {
-	FAST_DONE,     /* the walk ended (unwind_stop called, or an outermost / unreadable RA) */
+	FAST_DONE,     /* the walk ended (unwinder_stop called, or outermost / unreadable RA) */
 	FAST_LIBDWFL,  /* a frame needs libdwfl: walk this sample with it instead */
 	FAST_RESTART,  /* a mapping to learn or a session to rebuild (want_*) */
 };

@@ -132,7 +132,7 @@ static enum plt_step_result step_x86_64(struct unwinder *u)
 
 	if (!(u->dwarf_valid & (1u << X86_64_DWARF_RSP)))
 		return PLT_NOT_HERE;
-	if (!unwind_read_word(u, u->dwarf_regs[X86_64_DWARF_RSP], &ra)) {
+	if (!unwinder_read_word(u, u->dwarf_regs[X86_64_DWARF_RSP], &ra)) {
 		if (u->want_learn || u->want_rebuild)
 			return PLT_RESTART;
 		u->read_failed = 0; /* the walks will meet the same read */

@@ -64,7 +64,7 @@ static bool cb_get_thread(Dwfl *dwfl, pid_t tid, void *arg, void **thread_argp)
  * read-only segment of a mapped file.  Returns 1 with *VALUE, or 0 — after noting a
  * failed read (for classify_failure), or asking for a mapping to be learnt or the
  * session rebuilt (then the walk is abandoned and made again). */
-int unwind_read_word(struct unwinder *u, uint64_t addr, uint64_t *value)
+int unwinder_read_word(struct unwinder *u, uint64_t addr, uint64_t *value)
 {
 	struct unwind_known_map *km = NULL;
 	struct unwind_map nm;
@@ -101,7 +101,7 @@ static bool cb_memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void
 	uint64_t word;
 
 	(void)dwfl;
-	if (!unwind_read_word(arg, addr, &word))
+	if (!unwinder_read_word(arg, addr, &word))
 		return false;
 	*result = word;
 	return true;
@@ -203,6 +203,7 @@ struct unwinder *unwinder_new(const struct unwinder_options *opts,
 	cfi_row_cache_init(&u->rows);
 	if (session_start(u) != 0) {
 		tephra_error_set(err, "dwarf unwinder: libdwfl: %s", dwfl_errmsg(-1));
+		unwind_space_release(&u->space);
 		elf_end(u->arch_elf);
 		free(u);
 		return NULL;
@@ -215,6 +216,7 @@ void unwinder_free(struct unwinder *u)
 	if (!u)
 		return;
 	session_end(u);
+	unwind_space_release(&u->space);
 	elf_end(u->arch_elf);
 	free(u);
 }
@@ -240,7 +242,7 @@ const struct unwinder_stats *unwinder_stats(const struct unwinder *u)
 
 /* ---- one walk ---- */
 
-void unwind_stop(struct unwinder *u, enum unwind_status st, uint64_t addr)
+void unwinder_stop(struct unwinder *u, enum unwind_status st, uint64_t addr)
 {
 	u->stopped = 1;
 	u->res->status = st;
@@ -263,11 +265,11 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 		return DWARF_CB_ABORT;
 	/* A return address of 0 is how some outermost frames without CFI end. */
 	if (pc == 0 && res->nr_frames > 0) {
-		unwind_stop(u, UNWIND_COMPLETE, 0);
+		unwinder_stop(u, UNWIND_COMPLETE, 0);
 		return DWARF_CB_ABORT;
 	}
 	if (res->nr_frames == res->max_frames) {
-		unwind_stop(u, UNWIND_MAX_FRAMES, pc);
+		unwinder_stop(u, UNWIND_MAX_FRAMES, pc);
 		return DWARF_CB_ABORT;
 	}
 	/* after a PLT step libdwfl's first frame is the stub's caller, at a return address */
@@ -348,28 +350,28 @@ static void classify_failure(struct unwinder *u)
 	if (u->read_failed && u->read_was_stack && u->stack_avail == u->sample->stack_size &&
 	    u->read_addr - u->sp >= u->stack_avail) {
 		/* The dump was full and the walk wanted what lies above it. */
-		unwind_stop(u, UNWIND_STACK_CUT, u->read_addr);
+		unwinder_stop(u, UNWIND_STACK_CUT, u->read_addr);
 		res->stack_needed = u->read_addr - u->sp + sizeof(uint64_t);
 		return;
 	}
 	if (u->last_unmapped) {
-		unwind_stop(u, UNWIND_NO_MAP, last);
+		unwinder_stop(u, UNWIND_NO_MAP, last);
 		return;
 	}
 	if (u->read_failed) {
-		unwind_stop(u, UNWIND_BAD_MEMORY, u->read_addr);
+		unwinder_stop(u, UNWIND_BAD_MEMORY, u->read_addr);
 		return;
 	}
 	if (u->last_map) {
 		const struct unwind_module *m = u->last_map->module;
 
-		unwind_stop(u, UNWIND_NO_CFI, last);
+		unwinder_stop(u, UNWIND_NO_CFI, last);
 		snprintf(res->detail, sizeof(res->detail), "%s", dwfl_errmsg(-1));
 		snprintf(res->object, sizeof(res->object), "%s%s%s", m->path,
 			 m->mod ? "" : ": ", m->mod ? "" : m->why);
 		return;
 	}
-	unwind_stop(u, UNWIND_ERROR, last);
+	unwinder_stop(u, UNWIND_ERROR, last);
 	snprintf(res->detail, sizeof(res->detail), "%s", dwfl_errmsg(-1));
 }
 
@@ -429,7 +431,7 @@ size_t unwinder_walk(struct unwinder *u, const struct unwind_sample_regs *s,
 	for (int walk = 0; walk < MAX_WALKS; walk++) {
 		walk_reset(u);
 		if (session_start(u) != 0) {
-			unwind_stop(u, UNWIND_ERROR, u->ip);
+			unwinder_stop(u, UNWIND_ERROR, u->ip);
 			snprintf(res->detail, sizeof(res->detail), "%s", dwfl_errmsg(-1));
 			goto out;
 		}
@@ -462,7 +464,7 @@ size_t unwinder_walk(struct unwinder *u, const struct unwind_sample_regs *s,
 	}
 	if (u->want_learn || u->want_rebuild) {
 		/* Maps kept changing under us: keep what the last walk found. */
-		unwind_stop(u, UNWIND_ERROR, u->ip);
+		unwinder_stop(u, UNWIND_ERROR, u->ip);
 		snprintf(res->detail, sizeof(res->detail), "address space kept changing");
 	} else if (!u->stopped && (rc != 0 || u->read_failed)) {
 		/* libdwfl takes a return address it could not read for "undefined", i.e. an

@@ -51,7 +51,9 @@ struct unwinder_options {
 	unwind_find_map_fn find_map;
 	void *find_map_arg;
 	const char *buildid_dir; /* perf's build-id cache; NULL = $HOME/.debug */
-	const char *root_dir;    /* prefix for object paths (perf --symfs); NULL = none */
+	const char *root_dir;    /* prefix for object paths (perf --symfs); NULL = none.
+				  * As for symbols (debug_paths.h), it also moves the
+				  * build-id cache to ROOT/.debug. */
 	int libdwfl_only;        /* no fast path: every frame through libdwfl's unwinder
 				    (same results, slower; for tests and comparisons) */
 };
