@@ -53,7 +53,7 @@ installable: $(INSTALLABLE)
 # archive and libtephra.so, which exports only what src/base/api.h marks.
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_BASE) -fPIC -fvisibility=hidden $(OBJ_DEFS) $(CFLAGS) -c -o $@ $<
+	$(CC) $(CFLAGS_BASE) -fPIC -fvisibility=hidden $(OBJ_DEFS) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 # The flags live here: changing them must rebuild the objects.
 $(LIB_OBJS) $(CLI_OBJS): Makefile
 
