@@ -44,6 +44,13 @@ void fold_table_add_text(struct fold_table *t, const char *text, size_t len, uin
  * text-keyed hash would.  Returns 0 or -1 on write error. */
 int fold_table_write(const struct fold_table *t, FILE *out);
 
+/* Calls FN once per line fold_table_write would write, in the same order: STACK is the
+ * line's text without the weight (LEN bytes, NUL-terminated, valid during the call).
+ * Stops at the first non-zero return of FN and returns -1; else 0. */
+int fold_table_each_line(const struct fold_table *t,
+			 int (*fn)(void *arg, const char *stack, size_t len, uint64_t weight),
+			 void *arg);
+
 /* Hands every stack to SINK (names root first, summed weight, time 0), in unspecified
  * order. */
 void fold_table_emit(const struct fold_table *t, const struct stack_sink *sink);

@@ -311,7 +311,7 @@ static size_t key_frames(struct fold_run *r, uint32_t root_index, const uint64_t
 	}
 	(*ids)[n++] = root;
 	/* Named callee first, as perf asks addr2line about a sample's frames: binutils'
-	 * answers depend on the questions asked before (dwarf_lines.c), and these are the
+	 * answers depend on the questions asked before (a2l.c), and these are the
 	 * only questions a fold asks (the quality block reads the names' facts). */
 	for (size_t i = n_frames; i-- > 0;)
 		r->key_names[i] = (uint32_t)frame_name(r, addr_key[2 * i], addr_key[2 * i + 1], java);

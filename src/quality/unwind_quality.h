@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "unwind/dwarf_unwind.h"
+#include "unwind/unwinder.h"
 
 /* perf record accepts dump sizes up to this (a multiple of 8 below 64 KiB). */
 #define UNWIND_MAX_PERF_DUMP 65528
@@ -20,7 +20,7 @@ struct unwind_quality;
 struct unwind_quality *unwind_quality_new(void);
 void unwind_quality_free(struct unwind_quality *q);
 
-/* One walk: RES as dwarf_unwind_sample() left it, DUMP_SIZE the sample's stack dump size
+/* One walk: RES as unwinder_walk() left it, DUMP_SIZE the sample's stack dump size
  * (user_stack_size). */
 void unwind_quality_add(struct unwind_quality *q, const struct unwind_result *res,
 			uint64_t dump_size);

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "base/xalloc.h"
-#include "perfdata/perf_record_reader.h"
+#include "perfdata/perf_reader.h"
 
 /* The inline entries of one (object, address). */
 struct inline_list {

@@ -13,7 +13,7 @@
 #include "base/error.h"
 #include "base/report.h"
 #include "machine/machine.h"
-#include "perfdata/perf_record_reader.h"
+#include "perfdata/perf_reader.h"
 #include "session/frame_resolver.h"
 #include "symbol/symbol_store.h"
 #include "unwind/sample_unwind.h"

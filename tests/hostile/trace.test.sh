@@ -92,7 +92,7 @@ size=$(stat -c %s good.elf)
 for ((n = 0; n < size; n += 97)); do
 	head -c $n good.elf > cut.elf
 	ncases=$((ncases + 1))
-	timeout 20 "$T" trace --elf cut.elf good.pcs > /dev/null 2> err.txt
+	"$TOP/tests/bounded" 20 "$T" trace --elf cut.elf good.pcs > /dev/null 2> err.txt
 	rc=$?
 	case $rc in 0|1) ;; *) fail "truncated ELF ($n bytes): exit $rc";; esac
 	grep -q 'Sanitizer\|runtime error' err.txt && { cat err.txt; fail "truncated ELF ($n bytes)"; }

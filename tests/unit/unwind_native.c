@@ -18,7 +18,7 @@
 
 #include <elfutils/libdwfl.h>
 
-#include "unwind/dwarf_unwind.h"
+#include "unwind/unwinder.h"
 
 #if defined(__x86_64__)
 
@@ -226,7 +226,7 @@ static void print_frames(const struct unwind_result *res)
 		res->detail);
 }
 
-static NOFP void run_case(struct dwarf_unwinder *u, uint64_t dump, struct unwind_result *res)
+static NOFP void run_case(struct unwinder *u, uint64_t dump, struct unwind_result *res)
 {
 	struct captured c;
 	uint64_t regs[__builtin_popcountll(X86_REGS_MASK)];
@@ -250,14 +250,14 @@ static NOFP void run_case(struct dwarf_unwinder *u, uint64_t dump, struct unwind
 		.stack_size = c.stack_size,
 		.stack_dyn_size = c.stack_size,
 	};
-	dwarf_unwind_sample(u, &s, res);
+	unwinder_walk(u, &s, res);
 	free(c.stack);
 }
 
 __attribute__((optimize("omit-frame-pointer"))) int main(void)
 {
 	struct self_maps *sm = calloc(1, sizeof(*sm));
-	struct dwarf_unwind_options opts = {
+	struct unwinder_options opts = {
 		.arch = UNWIND_ARCH_X86_64,
 		.find_map = find_map,
 		.find_map_arg = sm,
@@ -266,12 +266,12 @@ __attribute__((optimize("omit-frame-pointer"))) int main(void)
 	struct unwind_frame frames[64];
 	struct unwind_result res = { .frames = frames, .max_frames = 64 };
 	static const char *const expect[] = { "f3", "f2", "f1", "run_case", "main" };
-	struct dwarf_unwinder *u;
+	struct unwinder *u;
 
 	read_self_maps(sm);
 	CHECK(stack_top != 0, "no [stack] in /proc/self/maps");
 	oracle_open();
-	u = dwarf_unwinder_new(&opts, &err);
+	u = unwinder_new(&opts, &err);
 	if (!u) {
 		fprintf(stderr, "%s\n", err.msg);
 		return 1;
@@ -297,29 +297,29 @@ __attribute__((optimize("omit-frame-pointer"))) int main(void)
 	{
 		struct unwind_frame again_frames[64];
 		struct unwind_result again = { .frames = again_frames, .max_frames = 64 };
-		uint64_t reported = dwarf_unwinder_stats(u)->nr_modules_reported;
+		uint64_t reported = unwinder_stats(u)->nr_modules_reported;
 
 		run_case(u, 1 << 20, &again);
 		CHECK(again.nr_frames == res.nr_frames && again.status == res.status,
 		      "second walk: %zu frames (%s)", again.nr_frames,
 		      unwind_status_name(again.status));
-		CHECK(dwarf_unwinder_stats(u)->nr_modules_reported == reported,
+		CHECK(unwinder_stats(u)->nr_modules_reported == reported,
 		      "modules were reported again");
 	}
 
 	/* The fast path (cached CFI rows) and libdwfl's unwinder agree, full and cut. */
 	{
-		struct dwarf_unwind_options slow_opts = opts;
-		struct dwarf_unwinder *slow;
+		struct unwinder_options slow_opts = opts;
+		struct unwinder *slow;
 		struct unwind_frame fast_frames[64], slow_frames[64];
 		struct unwind_result fast = { .frames = fast_frames, .max_frames = 64 };
 		struct unwind_result sr = { .frames = slow_frames, .max_frames = 64 };
 
 		slow_opts.libdwfl_only = 1;
-		slow = dwarf_unwinder_new(&slow_opts, &err);
+		slow = unwinder_new(&slow_opts, &err);
 		CHECK(slow != NULL, "libdwfl-only unwinder");
 		for (int dump = 0; slow && dump < 2; dump++) {
-			uint64_t before = dwarf_unwinder_stats(u)->nr_fast_walks;
+			uint64_t before = unwinder_stats(u)->nr_fast_walks;
 
 			run_case(u, dump ? 64 : 1 << 20, &fast);
 			run_case(slow, dump ? 64 : 1 << 20, &sr);
@@ -334,10 +334,10 @@ __attribute__((optimize("omit-frame-pointer"))) int main(void)
 				CHECK((i == 4 || fast_frames[i].pc == slow_frames[i].pc) &&
 					      fast_frames[i].is_activation == slow_frames[i].is_activation,
 				      "dump %d frame %zu differs", dump, i);
-			CHECK(dwarf_unwinder_stats(u)->nr_fast_walks == before + 1,
+			CHECK(unwinder_stats(u)->nr_fast_walks == before + 1,
 			      "dump %d: the fast path did not do the walk", dump);
 		}
-		dwarf_unwinder_free(slow);
+		unwinder_free(slow);
 	}
 
 	/* (b) a 64-byte dump: f3's frame fits, the rest does not */
@@ -355,7 +355,7 @@ __attribute__((optimize("omit-frame-pointer"))) int main(void)
 	{
 		struct self_maps *saved = malloc(sizeof(*saved));
 		char self[512];
-		uint64_t rebuilds = dwarf_unwinder_stats(u)->nr_dwfl_rebuilds;
+		uint64_t rebuilds = unwinder_stats(u)->nr_dwfl_rebuilds;
 		ssize_t len = readlink("/proc/self/exe", self, sizeof(self) - 1);
 
 		CHECK(saved && len > 0, "readlink /proc/self/exe");
@@ -368,9 +368,9 @@ __attribute__((optimize("omit-frame-pointer"))) int main(void)
 			run_case(u, 1 << 20, &res);
 			*sm = *saved;
 			run_case(u, 1 << 20, &res);
-			CHECK(dwarf_unwinder_stats(u)->nr_dwfl_rebuilds >= rebuilds + 2,
+			CHECK(unwinder_stats(u)->nr_dwfl_rebuilds >= rebuilds + 2,
 			      "maps changed twice, sessions rebuilt %lu times",
-			      (unsigned long)(dwarf_unwinder_stats(u)->nr_dwfl_rebuilds - rebuilds));
+			      (unsigned long)(unwinder_stats(u)->nr_dwfl_rebuilds - rebuilds));
 			CHECK(res.nr_frames >= 5 && res.status == UNWIND_COMPLETE &&
 				      !strncmp(function_at(frames[1].pc - 1), "f2", 2) &&
 				      !strncmp(function_at(frames[4].pc - 1), "main", 4),
@@ -392,12 +392,12 @@ __attribute__((optimize("omit-frame-pointer"))) int main(void)
 		struct unwind_sample_regs s = { .abi = 2, .regs_mask = 1, .regs = regs };
 
 		res.max_frames = 64;
-		dwarf_unwind_sample(u, &s, &res);
+		unwinder_walk(u, &s, &res);
 		CHECK(res.status == UNWIND_NO_REGS && res.nr_frames == 0, "no regs: %s",
 		      unwind_status_name(res.status));
 	}
 
-	dwarf_unwinder_free(u);
+	unwinder_free(u);
 	dwfl_end(oracle);
 	free(sm);
 	if (failures)

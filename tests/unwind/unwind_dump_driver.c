@@ -27,7 +27,7 @@
 #include <time.h>
 
 #include "machine/machine.h"
-#include "perfdata/perf_record_reader.h"
+#include "perfdata/perf_reader.h"
 #include "unwind/sample_unwind.h"
 #include "quality/unwind_quality.h"
 #include "unwind_stat.h"
@@ -176,7 +176,7 @@ int main(int argc, char **argv)
 	if (rc < 0)
 		fprintf(stderr, "unwind-dump: %s\n", err.msg);
 	if (stats) {
-		struct dwarf_unwinder_stats st;
+		struct unwinder_stats st;
 		size_t nr_procs;
 
 		sample_unwinder_stats(su, &st, &nr_procs);

@@ -14,7 +14,7 @@
 
 #include <stdio.h>
 
-#include "perfdata/perf_record_reader.h"
+#include "perfdata/perf_reader.h"
 
 struct unwind_stat_pass;
 
