@@ -1,6 +1,5 @@
 /* profile_source.c - perf.data or folded text into a flame tree (see profile_source.h). */
 #include "profile_source.h"
-#include "cli_report.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -10,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cli_report.h"
 #include "fold/fold_table.h"
 #include "perffold/perf_fold.h"
 
