@@ -37,7 +37,7 @@ struct tephra_trace {
 	struct cs_host host;
 	struct cs_options csopts;
 	struct trace_thread *threads;
-	size_t nthreads;
+	size_t nthreads, cap_threads;
 	struct hashmap thread_ids; /* tid -> entry index == index in threads */
 	size_t cur;
 	struct decoded cache[DECODE_SLOTS];
@@ -46,7 +46,11 @@ struct tephra_trace {
 static void add_thread(struct tephra_trace *t, uint64_t tid)
 {
 	hashmap_intern(&t->thread_ids, &tid, sizeof(tid), NULL);
-	t->threads = xrealloc(t->threads, (t->nthreads + 1) * sizeof(*t->threads));
+	if (t->nthreads == t->cap_threads) {
+		/* doubling: a log naming thousands of cpus adds them one by one */
+		t->cap_threads = t->cap_threads ? 2 * t->cap_threads : 4;
+		t->threads = xrealloc(t->threads, t->cap_threads * sizeof(*t->threads));
+	}
 	struct trace_thread *th = &t->threads[t->nthreads];
 	memset(th, 0, sizeof(*th));
 	th->tid = tid;
