@@ -14,10 +14,10 @@ static void usage(FILE *f)
 	fprintf(f, "usage: tephra diff [options] BEFORE AFTER [-o diff.svg]\n\n"
 		"BEFORE and AFTER are perf.data files or folded stacks.  Frames are as wide as\n"
 		"in AFTER; red where a function's own samples grew, blue where they shrank.\n\n"
-		"  -n, --normalize     scale BEFORE to AFTER's total first\n"
+		"  -n, --normalize     scale BEFORE to AFTER's total first (or --normalise)\n"
 		"  -s, --strip-hex     rewrite hex numbers (addresses) as 0x...\n"
-		"  --folded            print \"stack BEFORE AFTER\" lines instead of an SVG\n%s",
-		flame_cli_help);
+		"  --folded            print \"stack BEFORE AFTER\" lines instead of an SVG\n%s%s",
+		flame_cli_output_help, flame_cli_help);
 }
 
 int cmd_diff(int argc, char **argv)

@@ -36,6 +36,9 @@ static void show_progress(void *arg, uint64_t done, uint64_t total)
 static int usage(FILE *f, int rc)
 {
 	fprintf(f, "usage: tephra stat [--records [--unordered] | --build-ids] [FILE]\n"
+		   "Reports on a perf.data file: the header facts, record counts by type, samples\n"
+		   "per event, lost events and samples and, for DWARF recordings, the quality of\n"
+		   "the stacks.\n\n"
 		   "  FILE         perf.data file (default ./perf.data, - = standard input)\n"
 		   "  --records    print every record, one line each, in time order\n"
 		   "  --unordered  with --records: in file order instead\n"

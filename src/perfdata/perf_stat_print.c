@@ -2,6 +2,10 @@
 #include "perfdata/perf_stat_print.h"
 
 #include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/xalloc.h"
 
 static void print_str(FILE *f, const char *label, const char *value)
 {
@@ -53,17 +57,69 @@ void perf_stat_print_header(FILE *f, const struct perf_reader *r)
 		fprintf(f, "# build ids : %zu\n", h->nr_build_ids);
 }
 
+/* Entries naming the same object for perf: same machine (pid), same path. */
+static int cmp_machine_path(const struct perf_build_id_entry *x,
+			    const struct perf_build_id_entry *y)
+{
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	return strcmp(x->path ? x->path : "", y->path ? y->path : "");
+}
+
+/* Entry indexes by (machine, path), then by position in the file. */
+static int cmp_entry_index(const void *a, const void *b, void *entries)
+{
+	size_t i = *(const size_t *)a, j = *(const size_t *)b;
+	const struct perf_build_id_entry *e = entries;
+	int c = cmp_machine_path(&e[i], &e[j]);
+
+	return c ? c : (i > j) - (i < j);
+}
+
+static int cmp_first_index(const void *a, const void *b)
+{
+	size_t i = *(const size_t *)a, j = *(const size_t *)b;
+
+	return (i > j) - (i < j);
+}
+
+/* The section can name one path more than once: perf record keeps one object per
+ * (path, device, inode), so a system-wide recording that hits a path through two files
+ * (a chroot's or a container's copy beside the host's, a file replaced meanwhile) writes
+ * two entries.  perf buildid-list keys what it reads by machine and path alone: one line
+ * per path, where the path first appears, with the id of its last entry.  So do we. */
 void perf_stat_print_build_ids(FILE *f, const struct perf_reader *r)
 {
 	const struct perf_header_info *h = perf_reader_header(r);
+	const struct perf_build_id_entry *e = h->build_ids;
+	size_t n = h->nr_build_ids, nr_paths = 0;
+	size_t *order, (*paths)[2]; /* per path: index of its first and of its last entry */
 
-	for (size_t i = 0; i < h->nr_build_ids; i++) {
-		const struct perf_build_id_entry *b = &h->build_ids[i];
+	if (!n)
+		return;
+	order = xmalloc(n * sizeof(*order));
+	paths = xmalloc(n * sizeof(*paths));
+	for (size_t i = 0; i < n; i++)
+		order[i] = i;
+	qsort_r(order, n, sizeof(*order), cmp_entry_index, (void *)e);
+	for (size_t i = 0; i < n; i++) {
+		if (i && !cmp_machine_path(&e[order[i - 1]], &e[order[i]])) {
+			paths[nr_paths - 1][1] = order[i];
+			continue;
+		}
+		paths[nr_paths][0] = paths[nr_paths][1] = order[i];
+		nr_paths++;
+	}
+	qsort(paths, nr_paths, sizeof(*paths), cmp_first_index);
+	for (size_t p = 0; p < nr_paths; p++) {
+		const struct perf_build_id_entry *b = &e[paths[p][1]];
 
 		for (unsigned k = 0; k < b->size && k < sizeof(b->build_id); k++)
 			fprintf(f, "%02x", b->build_id[k]);
 		fprintf(f, " %s\n", b->path);
 	}
+	free(paths);
+	free(order);
 }
 
 void perf_stat_print_records(FILE *f, const struct perf_reader *r)

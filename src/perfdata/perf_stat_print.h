@@ -13,7 +13,8 @@
 void perf_stat_print_header(FILE *f, const struct perf_reader *r);
 /* Record counts by type, samples per event, lost events/samples (after reading all). */
 void perf_stat_print_records(FILE *f, const struct perf_reader *r);
-/* One "HEXID PATH" line per BUILD_ID entry (as `perf buildid-list` prints them). */
+/* One "HEXID PATH" line per object the BUILD_ID section names (as `perf buildid-list`
+ * prints them: a path named twice is listed once, with the id of its last entry). */
 void perf_stat_print_build_ids(FILE *f, const struct perf_reader *r);
 /* One line for a delivered record:
  *   TIME OFFSET [SIZE]: PERF_RECORD_NAME[ details]

@@ -45,7 +45,7 @@ struct unwinder {
 	/* the last memory read that failed since the last frame */
 	int read_failed;
 	uint64_t read_addr;
-	int read_was_stack;       /* inside the stack's reach but beyond the dump */
+	int read_was_stack;       /* inside the stack's reach but not wholly in the dump */
 	/* where the last frame's lookup pc stands */
 	int last_unmapped;
 	struct unwind_known_map *last_map;
@@ -57,17 +57,29 @@ struct unwinder {
 /* One 64-bit word of the sampled process at ADDR (see unwinder.c). */
 int unwinder_read_word(struct unwinder *u, uint64_t addr, uint64_t *value);
 
-/* The same, inline where the word lies in the sample's stack copy (most reads of a
- * walk): the call is a noticeable share of a deep walk. */
-static inline int unwinder_read_word_fast(struct unwinder *u, uint64_t addr,
-					  uint64_t *value)
+/* The word at ADDR when it lies wholly in the sample's stack copy (1, noting how far
+ * into the dump the walk has read), else 0. */
+static inline int unwinder_read_dump_word(struct unwinder *u, uint64_t addr,
+					uint64_t *value)
 {
-	if (addr >= u->sp && addr - u->sp <= u->stack_avail &&
-	    u->stack_avail - (addr - u->sp) >= sizeof(*value)) {
-		memcpy(value, u->sample->stack + (addr - u->sp), sizeof(*value));
-		return 1;
-	}
-	return unwinder_read_word(u, addr, value);
+	uint64_t end;
+
+	if (addr < u->sp || addr - u->sp > u->stack_avail ||
+	    u->stack_avail - (addr - u->sp) < sizeof(*value))
+		return 0;
+	memcpy(value, u->sample->stack + (addr - u->sp), sizeof(*value));
+	end = addr - u->sp + sizeof(*value);
+	if (end > u->res->stack_used)
+		u->res->stack_used = end;
+	return 1;
+}
+
+/* unwind_read_word, inline where the word lies in the sample's stack copy (most reads
+ * of a walk): the call is a noticeable share of a deep walk. */
+static inline int unwinder_read_word_fast(struct unwinder *u, uint64_t addr,
+					uint64_t *value)
+{
+	return unwinder_read_dump_word(u, addr, value) || unwinder_read_word(u, addr, value);
 }
 
 /* Ends the walk with status ST (the frame callback or the fast path decided it). */

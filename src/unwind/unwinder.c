@@ -24,6 +24,7 @@
 static const char *const status_names[] = {
 	[UNWIND_COMPLETE] = "complete",
 	[UNWIND_STACK_CUT] = "stack cut short",
+	[UNWIND_STACK_PARTIAL] = "stack partly copied",
 	[UNWIND_NO_CFI] = "no CFI",
 	[UNWIND_NO_MAP] = "no map",
 	[UNWIND_BAD_MEMORY] = "bad memory read",
@@ -69,11 +70,8 @@ int unwinder_read_word(struct unwinder *u, uint64_t addr, uint64_t *value)
 	struct unwind_known_map *km = NULL;
 	struct unwind_map nm;
 
-	if (addr >= u->sp && addr - u->sp <= u->stack_avail &&
-	    u->stack_avail - (addr - u->sp) >= sizeof(*value)) {
-		memcpy(value, u->sample->stack + (addr - u->sp), sizeof(*value));
+	if (unwinder_read_dump_word(u, addr, value))
 		return 1;
-	}
 	switch (unwind_space_lookup(&u->space, addr, &km, &nm)) {
 	case SPACE_KNOWN:
 		if (unwind_space_read_file_word(&u->space, km, addr, value))
@@ -258,10 +256,7 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 	uint64_t lookup;
 	struct unwind_known_map *km = NULL;
 
-	/* Asking for the activation flag makes libdwfl unwind this frame already (to see
-	 * whether its caller is a signal frame): reads from here on are this frame's. */
-	u->read_failed = 0;
-	if (!dwfl_frame_pc(state, &pc, &activation))
+	if (!dwfl_frame_pc(state, &pc, NULL))
 		return DWARF_CB_ABORT;
 	/* A return address of 0 is how some outermost frames without CFI end. */
 	if (pc == 0 && res->nr_frames > 0) {
@@ -272,6 +267,12 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 		unwinder_stop(u, UNWIND_MAX_FRAMES, pc);
 		return DWARF_CB_ABORT;
 	}
+	/* Asking for the activation flag makes libdwfl unwind this frame already (to see
+	 * whether its caller is a signal frame): reads from here on are this frame's, and
+	 * they are those the fast path makes for a frame it keeps (so stack_used agrees). */
+	u->read_failed = 0;
+	if (!dwfl_frame_pc(state, &pc, &activation))
+		return DWARF_CB_ABORT;
 	/* after a PLT step libdwfl's first frame is the stub's caller, at a return address */
 	if (u->after_plt && res->nr_frames == 1)
 		activation = false;
@@ -347,10 +348,14 @@ static void classify_failure(struct unwinder *u)
 	uint64_t last = res->nr_frames ? res->frames[res->nr_frames - 1].pc : u->ip;
 
 	/* read_was_stack implies read_addr >= sp: the subtraction cannot wrap */
-	if (u->read_failed && u->read_was_stack && u->stack_avail == u->sample->stack_size &&
-	    u->read_addr - u->sp >= u->stack_avail) {
-		/* The dump was full and the walk wanted what lies above it. */
-		unwinder_stop(u, UNWIND_STACK_CUT, u->read_addr);
+	if (u->read_failed && u->read_was_stack &&
+	    u->read_addr - u->sp + sizeof(uint64_t) > u->stack_avail) {
+		/* The walk wanted stack beyond the copy: beyond a full dump, the dump was too
+		 * small; beyond a short one (dyn_size < size), the kernel's copy stopped there
+		 * (a page it could not read in the sampling interrupt), whatever the size. */
+		unwinder_stop(u, u->stack_avail == u->sample->stack_size ? UNWIND_STACK_CUT
+								      : UNWIND_STACK_PARTIAL,
+			    u->read_addr);
 		res->stack_needed = u->read_addr - u->sp + sizeof(uint64_t);
 		return;
 	}
@@ -383,6 +388,7 @@ static void walk_reset(struct unwinder *u)
 	res->status = UNWIND_COMPLETE;
 	res->addr = 0;
 	res->stack_needed = 0;
+	res->stack_used = 0;
 	res->object[0] = 0;
 	res->detail[0] = 0;
 	u->stopped = u->want_learn = u->want_rebuild = 0;

@@ -83,7 +83,10 @@ struct unwind_sample_regs {
 
 enum unwind_status {
 	UNWIND_COMPLETE,     /* reached the outermost frame (CFI says: no caller) */
-	UNWIND_STACK_CUT,    /* wanted stack memory beyond the copied dump (see stack_needed) */
+	UNWIND_STACK_CUT,    /* wanted stack memory beyond the full dump (see stack_needed) */
+	UNWIND_STACK_PARTIAL, /* wanted stack memory the kernel did not copy: the dump is
+				 shorter than requested (dyn_size < size: the copy met a page
+				 it could not read), and a larger dump would not help */
 	UNWIND_NO_CFI,       /* no usable CFI for the pc at `addr` in `object` */
 	UNWIND_NO_MAP,       /* a pc (`addr`) that no mapping covers */
 	UNWIND_BAD_MEMORY,   /* the CFI asked for memory that is neither stack nor a file */
@@ -126,8 +129,12 @@ struct unwind_result {
 	size_t nr_frames;            /* frames filled in (partial stacks are kept) */
 	enum unwind_status status;
 	uint64_t addr;           /* NO_CFI / NO_MAP: the pc; BAD_MEMORY: the address read */
-	uint64_t stack_needed;   /* STACK_CUT: the dump size that the failing read needed
-				    (bytes from sp); a lower bound for the whole walk */
+	uint64_t stack_needed;   /* STACK_CUT, STACK_PARTIAL: the dump size that the failing
+				    read needed (bytes from sp); a lower bound for the walk */
+	uint64_t stack_used;     /* bytes from sp to the end of the highest word the walk
+				    read from the dump; equal to the valid dump size when it
+				    read the dump's last word, which perf 6.1 never reads
+				    (docs/unwind.md) */
 	char object[256];        /* NO_CFI: the object's path */
 	char detail[128];        /* ERROR: libdwfl's message */
 };

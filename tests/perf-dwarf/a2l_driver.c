@@ -2,7 +2,7 @@
  * standard input (hex, one per line), in the text `addr2line -i -f -e FILE` prints
  * (records "name" then "file:line", "?" for line 0), with each file reduced to its
  * last component, as perf uses it.  Used by tests/perf-dwarf/addr2line.test.sh,
- * which builds it against build/libtephra.a.
+ * which builds it against build/libtephra-internal.a (internal names included).
  * Usage: a2l_driver FILE < addresses */
 #include <stdio.h>
 #include <stdlib.h>

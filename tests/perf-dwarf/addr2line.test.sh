@@ -11,8 +11,8 @@ export LC_ALL=C
 skip() { echo "$*"; exit 77; }
 command -v addr2line >/dev/null 2>&1 || skip "addr2line is not installed (Debian: binutils)"
 command -v python3 >/dev/null 2>&1 || skip "python3 is not installed"
-LIB=$TOP/build/libtephra.a
-[ -f "$LIB" ] || { echo "build/libtephra.a missing: run make"; exit 1; }
+LIB=$TOP/build/libtephra-internal.a
+[ -f "$LIB" ] || { echo "build/libtephra-internal.a missing: run make"; exit 1; }
 DRIVER=$TEST_TMP/a2l_driver
 cc -std=gnu11 -Wall -Wextra -Werror -O2 -D_GNU_SOURCE -I"$TOP/src" -o "$DRIVER" \
 	"$TOP/tests/perf-dwarf/a2l_driver.c" "$LIB" -ldw -lelf -lzstd -lz -ldeflate -liberty -lpthread -lm ||

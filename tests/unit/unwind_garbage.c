@@ -131,7 +131,7 @@ int main(void)
 
 			unwinder_walk(slow, &s, &sr);
 			if (sr.nr_frames != res.nr_frames || sr.status != res.status ||
-			    sr.stack_needed != res.stack_needed ||
+			    sr.stack_needed != res.stack_needed || sr.stack_used != res.stack_used ||
 			    memcmp(slow_frames, frames, res.nr_frames * sizeof(frames[0]))) {
 				fprintf(stderr, "iteration %d: fast path %zu frames (%s), libdwfl %zu (%s)\n",
 					iter, res.nr_frames, unwind_status_name(res.status), sr.nr_frames,

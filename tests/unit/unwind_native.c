@@ -226,7 +226,9 @@ static void print_frames(const struct unwind_result *res)
 		res->detail);
 }
 
-static NOFP void run_case(struct unwinder *u, uint64_t dump, struct unwind_result *res)
+/* DUMP: the stack size asked for; COPIED: how much of it the "kernel" copied (dyn_size). */
+static NOFP void run_case(struct unwinder *u, uint64_t dump, uint64_t copied,
+			  struct unwind_result *res)
 {
 	struct captured c;
 	uint64_t regs[__builtin_popcountll(X86_REGS_MASK)];
@@ -248,7 +250,7 @@ static NOFP void run_case(struct unwinder *u, uint64_t dump, struct unwind_resul
 		.regs = regs,
 		.stack = c.stack,
 		.stack_size = c.stack_size,
-		.stack_dyn_size = c.stack_size,
+		.stack_dyn_size = copied < c.stack_size ? copied : c.stack_size,
 	};
 	unwinder_walk(u, &s, res);
 	free(c.stack);
@@ -257,6 +259,8 @@ static NOFP void run_case(struct unwinder *u, uint64_t dump, struct unwind_resul
 __attribute__((optimize("omit-frame-pointer"))) int main(void)
 {
 	struct self_maps *sm = calloc(1, sizeof(*sm));
+	uint64_t complete_used = 0;
+	size_t complete_frames = 0;
 	struct unwinder_options opts = {
 		.arch = UNWIND_ARCH_X86_64,
 		.find_map = find_map,
@@ -278,7 +282,7 @@ __attribute__((optimize("omit-frame-pointer"))) int main(void)
 	}
 
 	/* (a) the whole stack: f3 f2 f1 run_case main ... to the outermost frame */
-	run_case(u, 1 << 20, &res);
+	run_case(u, 1 << 20, 1 << 20, &res);
 	print_frames(&res);
 	CHECK(res.nr_frames >= 5, "only %zu frames", res.nr_frames);
 	for (size_t i = 0; i < 5 && i < res.nr_frames; i++) {
@@ -292,6 +296,10 @@ __attribute__((optimize("omit-frame-pointer"))) int main(void)
 		      frames[i].is_activation);
 	}
 	CHECK(res.status == UNWIND_COMPLETE, "status %s", unwind_status_name(res.status));
+	/* the highest word the walk read: the outermost frame's return address */
+	complete_used = res.stack_used;
+	complete_frames = res.nr_frames;
+	CHECK(complete_used >= 16 && complete_used % 8 == 0, "stack_used %" PRIu64, complete_used);
 
 	/* The same again: the modules are known now, the answer must not change. */
 	{
@@ -299,7 +307,7 @@ __attribute__((optimize("omit-frame-pointer"))) int main(void)
 		struct unwind_result again = { .frames = again_frames, .max_frames = 64 };
 		uint64_t reported = unwinder_stats(u)->nr_modules_reported;
 
-		run_case(u, 1 << 20, &again);
+		run_case(u, 1 << 20, 1 << 20, &again);
 		CHECK(again.nr_frames == res.nr_frames && again.status == res.status,
 		      "second walk: %zu frames (%s)", again.nr_frames,
 		      unwind_status_name(again.status));
@@ -321,10 +329,11 @@ __attribute__((optimize("omit-frame-pointer"))) int main(void)
 		for (int dump = 0; slow && dump < 2; dump++) {
 			uint64_t before = unwinder_stats(u)->nr_fast_walks;
 
-			run_case(u, dump ? 64 : 1 << 20, &fast);
-			run_case(slow, dump ? 64 : 1 << 20, &sr);
+			run_case(u, dump ? 64 : 1 << 20, 1 << 20, &fast);
+			run_case(slow, dump ? 64 : 1 << 20, 1 << 20, &sr);
 			CHECK(fast.nr_frames == sr.nr_frames && fast.status == sr.status &&
-				      fast.stack_needed == sr.stack_needed,
+				      fast.stack_needed == sr.stack_needed &&
+				      fast.stack_used == sr.stack_used,
 			      "dump %d: fast %zu frames %s, libdwfl %zu frames %s", dump,
 			      fast.nr_frames, unwind_status_name(fast.status), sr.nr_frames,
 			      unwind_status_name(sr.status));
@@ -341,13 +350,39 @@ __attribute__((optimize("omit-frame-pointer"))) int main(void)
 	}
 
 	/* (b) a 64-byte dump: f3's frame fits, the rest does not */
-	run_case(u, 64, &res);
+	run_case(u, 64, 64, &res);
 	print_frames(&res);
 	CHECK(res.status == UNWIND_STACK_CUT, "status %s, expected stack cut short",
 	      unwind_status_name(res.status));
 	CHECK(res.stack_needed > 64, "stack_needed %" PRIu64, res.stack_needed);
 	CHECK(res.nr_frames >= 1 && !strncmp(function_at(frames[0].pc), "f3", 2),
 	      "partial stack lost its first frame");
+	CHECK(res.stack_used <= 64, "read %" PRIu64 " bytes of a 64-byte dump", res.stack_used);
+
+	/* (b2) the whole stack asked for, 64 bytes copied (the kernel's copy met a page it
+	 * could not read): the walk stops at the same place, but a larger dump would not
+	 * have helped, so it is not "stack cut short" */
+	run_case(u, 1 << 20, 64, &res);
+	CHECK(res.status == UNWIND_STACK_PARTIAL, "status %s, expected stack partly copied",
+	      unwind_status_name(res.status));
+	CHECK(res.stack_needed > 64 && res.stack_used <= 64, "stack_needed %" PRIu64
+	      ", stack_used %" PRIu64, res.stack_needed, res.stack_used);
+	CHECK(res.nr_frames >= 1 && !strncmp(function_at(frames[0].pc), "f3", 2),
+	      "partly copied stack lost its first frame");
+
+	/* (b3) a copy ending just after the outermost return address the walk of (a) read:
+	 * the walk is whole and says it read the copy's last word (perf never reads it);
+	 * ending just before it, the walk stops one frame short, partly copied */
+	run_case(u, 1 << 20, complete_used, &res);
+	CHECK(res.status == UNWIND_COMPLETE && res.nr_frames == complete_frames &&
+		      res.stack_used == complete_used,
+	      "copy of %" PRIu64 " bytes: %s, %zu frames, read %" PRIu64, complete_used,
+	      unwind_status_name(res.status), res.nr_frames, res.stack_used);
+	run_case(u, 1 << 20, complete_used - 8, &res);
+	CHECK(res.status == UNWIND_STACK_PARTIAL && res.nr_frames == complete_frames - 1 &&
+		      res.stack_needed == complete_used,
+	      "copy of %" PRIu64 " bytes: %s, %zu frames, needed %" PRIu64, complete_used - 8,
+	      unwind_status_name(res.status), res.nr_frames, res.stack_needed);
 
 	/* (e) the maps change under the unwinder, as after an exec: first the test binary's
 	 * mappings are said to be another file (/bin/true), then the truth again.  The
@@ -365,9 +400,9 @@ __attribute__((optimize("omit-frame-pointer"))) int main(void)
 			for (size_t i = 0; i < sm->n; i++)
 				if (!strcmp(sm->m[i].path, self))
 					snprintf(sm->m[i].path, sizeof(sm->m[i].path), "/bin/true");
-			run_case(u, 1 << 20, &res);
+			run_case(u, 1 << 20, 1 << 20, &res);
 			*sm = *saved;
-			run_case(u, 1 << 20, &res);
+			run_case(u, 1 << 20, 1 << 20, &res);
 			CHECK(unwinder_stats(u)->nr_dwfl_rebuilds >= rebuilds + 2,
 			      "maps changed twice, sessions rebuilt %lu times",
 			      (unsigned long)(unwinder_stats(u)->nr_dwfl_rebuilds - rebuilds));
@@ -382,7 +417,7 @@ __attribute__((optimize("omit-frame-pointer"))) int main(void)
 
 	/* (c) a frame buffer of 2 */
 	res.max_frames = 2;
-	run_case(u, 1 << 20, &res);
+	run_case(u, 1 << 20, 1 << 20, &res);
 	CHECK(res.status == UNWIND_MAX_FRAMES && res.nr_frames == 2, "max frames: %s, %zu",
 	      unwind_status_name(res.status), res.nr_frames);
 
