@@ -91,6 +91,12 @@ int symfile_has_dynsym(struct symfile *h)
 	return s && sh.sh_type == SHT_DYNSYM;
 }
 
+int symfile_has_section(struct symfile *h, const char *name)
+{
+	GElf_Shdr sh;
+	return section_by_name(h->elf, name, &sh, NULL) != NULL;
+}
+
 uint64_t symfile_text_offset(struct symfile *h)
 {
 	GElf_Shdr sh;

@@ -28,6 +28,8 @@ void symfile_close(struct symfile *h);
 int symfile_build_id(struct symfile *h, uint8_t *out, size_t cap);
 int symfile_has_symtab(struct symfile *h);
 int symfile_has_dynsym(struct symfile *h);
+/* Whether the file has a section called NAME (whatever its type). */
+int symfile_has_section(struct symfile *h, const char *name);
 /* The .gnu_debuglink file name, or NULL. */
 const char *symfile_debuglink(struct symfile *h);
 

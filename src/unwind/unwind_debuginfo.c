@@ -2,43 +2,20 @@
  * unwind_debuginfo.h). */
 #include "unwind/unwind_debuginfo.h"
 
-#include <fcntl.h>
-#include <gelf.h>
-#include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
-
 #include "symbol/debug_paths.h"
+#include "symbol/symfile.h"
 
 /* Does the ELF file PATH have a section called NAME?  Reads only the section headers
  * and their string table.  -1: no such file (or not ELF). */
 static int file_has_section(const char *path, const char *name)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	Elf *elf;
-	Elf_Scn *scn = NULL;
-	size_t shstrndx;
-	int found = 0;
+	struct symfile f;
+	int found;
 
-	if (fd < 0)
+	if (symfile_open(&f, path) != 0)
 		return -1;
-	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	if (!elf || elf_kind(elf) != ELF_K_ELF) {
-		if (elf)
-			elf_end(elf);
-		close(fd);
-		return -1;
-	}
-	if (elf_getshdrstrndx(elf, &shstrndx) == 0) {
-		while (!found && (scn = elf_nextscn(elf, scn)) != NULL) {
-			GElf_Shdr mem, *sh = gelf_getshdr(scn, &mem);
-			const char *n = sh ? elf_strptr(elf, shstrndx, sh->sh_name) : NULL;
-
-			found = n && !strcmp(n, name);
-		}
-	}
-	elf_end(elf);
-	close(fd);
+	found = symfile_has_section(&f, name);
+	symfile_close(&f);
 	return found;
 }
 

@@ -74,10 +74,10 @@ static inline int unwinder_read_dump_word(struct unwinder *u, uint64_t addr,
 	return 1;
 }
 
-/* unwind_read_word, inline where the word lies in the sample's stack copy (most reads
- * of a walk): the call is a noticeable share of a deep walk. */
+/* unwinder_read_word, inline where the word lies in the sample's stack copy (most
+ * reads of a walk): the call is a noticeable share of a deep walk. */
 static inline int unwinder_read_word_fast(struct unwinder *u, uint64_t addr,
-					uint64_t *value)
+					  uint64_t *value)
 {
 	return unwinder_read_dump_word(u, addr, value) || unwinder_read_word(u, addr, value);
 }
