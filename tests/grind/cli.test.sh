@@ -31,6 +31,10 @@ for t in "$TEPHRA" "$TEPHRA_ASAN"; do
 	printf 'int main(void) { return 3; }\n' > three.c && gcc -o three three.c
 	"$t" grind --no-svg -o three.folded ./three 2>/dev/null; rc=$?
 	[ $rc = 3 ] || fail "exit status $rc, not the program's 3"
+	# Also when our caller ignores SIGCHLD (inherited across exec: the kernel would reap
+	# Valgrind itself and waitpid fail with ECHILD).
+	(trap '' CHLD; exec "$t" grind --no-svg -o three.folded ./three) 2>err; rc=$?
+	[ $rc = 3 ] || { cat err; fail "with SIGCHLD ignored: exit status $rc, not the program's 3"; }
 
 	# Errors.
 	"$t" grind 2>err; [ $? = 2 ] && grep -q 'no program to run' err || fail "no program: $(cat err)"
