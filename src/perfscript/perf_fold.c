@@ -39,6 +39,10 @@ struct fold_run {
 	struct hashmap names;    /* {obj id + 1, addr, java} → index into name_frames */
 	uint32_t *name_frames;   /* per name: offset into frame_ids */
 	uint32_t *name_counts;
+	struct printed_frame *name_printed; /* per name: how perf script prints the frame
+					     * (for the quality block) */
+	uint32_t *key_names;     /* per frame of the stack being named: its name */
+	struct printed_frame *printed; /* ... and how it prints, callee first */
 	uint32_t *frame_ids;     /* fold_table frame ids, concatenated */
 	size_t nr_frame_ids, cap_frame_ids, cap_names;
 	uint32_t *root_frames;   /* per root id: its fold_table frame id */
@@ -202,9 +206,9 @@ static void fold_printed_frame(struct fold_run *r, const char *text, const char 
 	}
 }
 
-/* The folded frame ids of one (object, address), made once. */
-static size_t frame_names(struct fold_run *r, uint64_t obj_word, uint64_t addr, int java,
-			  const uint32_t **ids)
+/* The name of one (object, address): its folded frame ids, made once.  Returns its
+ * index (name_frames, name_counts, name_printed). */
+static size_t frame_name(struct fold_run *r, uint64_t obj_word, uint64_t addr, int java)
 {
 	uint64_t k[3] = { obj_word, addr, (uint64_t)java };
 	int created;
@@ -214,6 +218,8 @@ static size_t frame_names(struct fold_run *r, uint64_t obj_word, uint64_t addr, 
 			r->cap_names = r->cap_names ? r->cap_names * 2 : 1024;
 			r->name_frames = xrealloc(r->name_frames, r->cap_names * sizeof(*r->name_frames));
 			r->name_counts = xrealloc(r->name_counts, r->cap_names * sizeof(*r->name_counts));
+			r->name_printed = xrealloc(r->name_printed,
+						   r->cap_names * sizeof(*r->name_printed));
 		}
 		uint64_t obj_id1 = obj_word & ~FRAME_UNWOUND;
 		struct frame f = { addr, addr, NULL, (obj_word & FRAME_UNWOUND) != 0 };
@@ -266,9 +272,13 @@ static size_t frame_names(struct fold_run *r, uint64_t obj_word, uint64_t addr, 
 		strbuf_release(&line);
 		strbuf_release(&text);
 		r->name_counts[i] = (uint32_t)(r->nr_frame_ids - r->name_frames[i]);
+		/* perf script expands only the frames it unwound (--inline expands them all) */
+		if (n_inl && (obj_word & FRAME_UNWOUND))
+			r->name_printed[i] = (struct printed_frame){ (uint32_t)n_inl, 0 };
+		else
+			r->name_printed[i] = (struct printed_frame){ 1, sym == NULL };
 	}
-	*ids = r->frame_ids + r->name_frames[i];
-	return r->name_counts[i];
+	return i;
 }
 
 static uint32_t root_frame(struct fold_run *r, uint32_t id)
@@ -301,15 +311,19 @@ static size_t key_frames(struct fold_run *r, uint32_t root_index, const uint64_t
 		*ids = xrealloc(*ids, *cap * sizeof(**ids));
 	}
 	(*ids)[n++] = root;
+	/* Named callee first, as perf asks addr2line about a sample's frames: binutils'
+	 * answers depend on the questions asked before (dwarf_lines.c), and these are the
+	 * only questions a fold asks (the quality block reads the names' facts). */
+	for (size_t i = n_frames; i-- > 0;)
+		r->key_names[i] = (uint32_t)frame_name(r, addr_key[2 * i], addr_key[2 * i + 1], java);
 	for (size_t i = 0; i < n_frames; i++) {
-		const uint32_t *f;
-		size_t c = frame_names(r, addr_key[2 * i], addr_key[2 * i + 1], java, &f);
+		size_t c = r->name_counts[r->key_names[i]];
 		if (n + c > *cap) {
 			while (n + c > *cap)
 				*cap *= 2;
 			*ids = xrealloc(*ids, *cap * sizeof(**ids));
 		}
-		memcpy(*ids + n, f, c * sizeof(*f));
+		memcpy(*ids + n, r->frame_ids + r->name_frames[r->key_names[i]], c * sizeof(**ids));
 		n += c;
 	}
 	return n;
@@ -343,7 +357,30 @@ static uint64_t hash_words(const uint64_t *w, size_t n)
 	return h;
 }
 
-/* Names stack I: root ROOT, resolved frames ADDR_KEY[0..2N). */
+#define CLASS_PENDING UINT32_MAX
+
+/* The stack_quality class of stack I, frames ADDR_KEY[0..2N) (outermost first), from
+ * how key_frames' names print: the block looks nothing up itself, so what is printed
+ * cannot depend on whether it is shown (-q). */
+static void classify_stack(struct fold_run *r, size_t i, const uint64_t *addr_key, size_t n)
+{
+	/* callee first, as frame_resolve_callchain gives them */
+	struct printed_frame *printed = r->printed;
+	for (size_t j = 0; j < n; j++) {
+		uint64_t obj_id1 = addr_key[2 * j] & ~FRAME_UNWOUND;
+		struct frame *f = &r->frames[n - 1 - j];
+		f->ip = f->addr = addr_key[2 * j + 1];
+		f->obj = obj_id1 ? machine_object(r->session->machine, (uint32_t)(obj_id1 - 1)) : NULL;
+		f->unwound = (addr_key[2 * j] & FRAME_UNWOUND) != 0;
+		printed[n - 1 - j] = r->name_printed[r->key_names[j]];
+	}
+	r->stack_class[i] = stack_quality_stack_printed(r->quality, r->frames, printed, n);
+	if (r->stack_samples[i])
+		stack_quality_count(r->quality, r->stack_class[i], r->stack_samples[i]);
+}
+
+/* Names stack I: root ROOT, resolved frames ADDR_KEY[0..2N), and classifies it for the
+ * quality block. */
 static void name_stack(struct fold_run *r, size_t i, uint32_t root, const uint64_t *addr_key,
 		       size_t n)
 {
@@ -358,36 +395,16 @@ static void name_stack(struct fold_run *r, size_t i, uint32_t root, const uint64
 	r->stack_ids[i] = (uint32_t)r->nr_frame_ids;
 	r->stack_lens[i] = (uint32_t)c;
 	r->nr_frame_ids += c;
+	if (r->quality)
+		classify_stack(r, i, addr_key, n);
 }
 
-#define CLASS_PENDING UINT32_MAX
-
-/* The stack_quality class of stack I, frames ADDR_KEY[0..2N) (outermost first). */
-static void classify_stack(struct fold_run *r, size_t i, const uint64_t *addr_key, size_t n)
-{
-	/* the frames as resolve_sample made them, callee first; the class needs only
-	 * their objects and addresses */
-	for (size_t j = 0; j < n; j++) {
-		uint64_t obj_word = addr_key[2 * j];
-		uint64_t obj_id1 = obj_word & ~FRAME_UNWOUND;
-		struct frame *f = &r->frames[n - 1 - j];
-		f->ip = f->addr = addr_key[2 * j + 1];
-		f->obj = obj_id1 ? machine_object(r->session->machine, (uint32_t)(obj_id1 - 1)) : NULL;
-		f->unwound = (obj_word & FRAME_UNWOUND) != 0;
-	}
-	r->stack_class[i] = stack_quality_stack(r->quality, &r->session->resolver, r->frames, n);
-	if (r->stack_samples[i])
-		stack_quality_count(r->quality, r->stack_class[i], r->stack_samples[i]);
-}
-
-/* Classifies and names the deferred stacks, in the order they were made (so classes
- * and frame ids come out as they would have without deferring). */
+/* Names and classifies the deferred stacks, in the order they were made (so names,
+ * classes and frame ids come out as they would have without deferring). */
 static void name_pending(struct fold_run *r)
 {
 	for (size_t w = 0; w < r->nr_pending;) {
 		const uint64_t *p = r->pending + w;
-		if (r->quality)
-			classify_stack(r, (size_t)p[0], p + 3, (size_t)p[2]);
 		name_stack(r, (size_t)p[0], (uint32_t)p[1], p + 3, (size_t)p[2]);
 		w += 3 + 2 * (size_t)p[2];
 	}
@@ -461,16 +478,12 @@ static size_t sample_stack(struct fold_run *r, const struct perf_session_sample 
 			prefetch_objects(r, n);
 			defer = symbol_store_loading(r->session->store);
 		}
-		if (defer) {
-			r->stack_class[i] = CLASS_PENDING;
-			r->stack_samples[i] = 0;
+		r->stack_class[i] = CLASS_PENDING;
+		r->stack_samples[i] = 0;
+		if (defer)
 			defer_stack(r, i, (uint32_t)r->key[0], r->addr_key, n);
-		} else {
-			if (r->quality)
-				r->stack_class[i] = stack_quality_stack(r->quality, &r->session->resolver,
-									r->frames, n);
+		else
 			name_stack(r, i, (uint32_t)r->key[0], r->addr_key, n);
-		}
 	}
 	return i;
 }
@@ -547,6 +560,8 @@ static void run_init(struct fold_run *r, const struct perf_fold_options *o, stru
 	r->cap_chain = 256;
 	r->key = xmalloc((5 + r->cap_chain) * sizeof(*r->key));
 	r->addr_key = xmalloc(4 * r->max_stack * sizeof(*r->addr_key));
+	r->key_names = xmalloc(2 * r->max_stack * sizeof(*r->key_names));
+	r->printed = xmalloc(2 * r->max_stack * sizeof(*r->printed));
 	fold_roots_init(&r->roots, o->root);
 	hashmap_init(&r->stacks);
 	hashmap_init(&r->names);
@@ -567,6 +582,9 @@ static void run_release(struct fold_run *r)
 	hashmap_release(&r->names);
 	free(r->name_frames);
 	free(r->name_counts);
+	free(r->name_printed);
+	free(r->key_names);
+	free(r->printed);
 	free(r->frame_ids);
 	free(r->root_frames);
 	free(r->cb_frames);

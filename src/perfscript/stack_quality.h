@@ -31,7 +31,10 @@ void stack_quality_walk(struct stack_quality *q, const struct unwind_result *res
 			uint64_t dump_size);
 
 /* A distinct stack, FRAMES[0..N) callee first as frame_resolve_callchain gives them;
- * returns its class for stack_quality_count. */
+ * returns its class for stack_quality_count.  It looks the inline chains up, and
+ * addr2line's answers depend on the questions before (dwarf_lines.c): a caller that
+ * prints names in the same session classifies from what it printed instead
+ * (stack_quality_stack_printed), or asks only after printing them. */
 uint32_t stack_quality_stack(struct stack_quality *q, struct frame_resolver *fr,
 			     const struct frame *frames, size_t n);
 

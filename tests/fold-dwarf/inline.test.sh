@@ -7,7 +7,8 @@
 #    script's text with each "(inlined)" line's symbol given _[i], then collapse.py);
 #  - --srcline: the leaf carries the source line of the hot loop (the line marked
 #    HOT LINE in inlines.c, found by grep);
-#  - --from-text: perf script text folded by tephra equals the oracle too.
+#  - --from-text: perf script text folded by tephra equals the oracle too;
+#  - the invariants of tests/perf/lib.sh fold_invariants, with each of these options.
 . "$TOP/tests/perf/lib.sh"
 need_perf
 cc -O2 -g -o "$TEST_TMP/inlines" "$TOP/tests/fold-dwarf/inlines.c" || exit 1
@@ -41,6 +42,9 @@ same_bytes "--from-text" "$TEST_TMP/default.expected" "$TEST_TMP/text.fold"
 "$TEPHRA" fold --from-text - <"$TEST_TMP/inl.txt" >"$TEST_TMP/text-stdin.fold" || fail "--from-text - failed"
 same_bytes "--from-text -" "$TEST_TMP/default.expected" "$TEST_TMP/text-stdin.fold"
 "$TEPHRA" fold --from-text --inline "$TEST_TMP/inl.txt" >/dev/null 2>&1 && fail "--from-text --inline accepted"
+fold_invariants inl "$TEST_TMP/inl.data" "" ""
+fold_invariants inl-inline "$TEST_TMP/inl.data" - "" --inline
+fold_invariants inl-srcline "$TEST_TMP/inl.data" - "" --srcline
 if [ -x "${TEPHRA_ASAN:-}" ]; then
 	"$TEPHRA_ASAN" fold -q --inline --srcline "$TEST_TMP/inl.data" >/dev/null 2>"$TEST_TMP/asan.err" ||
 		fail "ASan: $(head -n 5 "$TEST_TMP/asan.err")"

@@ -8,6 +8,8 @@ and listed:
   `ffffffffffffffff [unknown] ([unknown])`) are a strict prefix of ours, with and
   without --no-inline.  docs/unwind.md documents the two cases seen: the end of a full
   stack dump, and perf's unwinder losing frames in a process after exec.
+- perf skipped frames: the same leaf, and perf's other frames are ours with some left
+  out, in order, with and without --no-inline (perf's unwinder after exec again).
 - the unwinders disagree: the same sample's `--no-inline` frame lines (source lines
   left out) differ in another way (src/unwind's business).  The inline naming this
   test is about never accounts for such a block, since --no-inline prints no inline
@@ -37,6 +39,22 @@ def perf_stopped_earlier(p, o):
     return len(pl) < len(ol) and ol[:len(pl)] == pl
 
 
+def perf_skipped_frames(p, o):
+    """perf's frames are ours with some left out: the same sample line and leaf, and
+    every later line of perf's (its end-of-dump frame dropped) found in ours, in order.
+    perf 6.1's unwinder does this in a process after exec, in some recordings and not
+    others (forkexec: 11 and 14 samples in two of four runs, none in the other two; its
+    libunwind state survives the exec, docs/unwind.md): each frame we add is a real
+    caller of the next (dl_main between _dl_new_object and _dl_sysdep_start)."""
+    pl, ol = p.split("\n"), o.split("\n")
+    if pl and pl[-1].strip() == END_OF_DUMP:
+        pl = pl[:-1]
+    if len(pl) < 2 or len(ol) <= len(pl) or pl[:2] != ol[:2]:
+        return False
+    rest = iter(ol[2:])
+    return all(line in rest for line in pl[2:])
+
+
 def frames_only(block):
     """The frame lines of a block (-F srcline's "  file:line" lines left out), so
     that a difference there is told from a source-line difference."""
@@ -59,12 +77,18 @@ def main():
         cap = max(3, len(perf) // 100)
     unwind_diffs = 0
     shorter = 0
+    skipped = 0
     bad = 0
     for i, (p, o) in enumerate(zip(perf, ours)):
         if p == o:
             continue
         if perf_stopped_earlier(p, o) and perf_stopped_earlier(perf_ni[i], ours_ni[i]):
             shorter += 1
+            continue
+        if perf_skipped_frames(p, o) and perf_skipped_frames(perf_ni[i], ours_ni[i]):
+            skipped += 1
+            print(f"perf skipped frames (allowed, perf after exec) in sample {i + 1}: "
+                  f"{p.splitlines()[0].strip()}")
             continue
         if frames_only(perf_ni[i]) != frames_only(ours_ni[i]):
             unwind_diffs += 1
@@ -75,8 +99,8 @@ def main():
         if bad <= 3:
             print(f"sample {i + 1} differs with the same unwound frames:")
             print("--- perf\n" + p + "\n--- tephra\n" + o)
-    print(f"{len(perf)} samples: {len(perf) - shorter - unwind_diffs - bad} identical, "
-          f"{shorter} where perf stopped earlier, "
+    print(f"{len(perf)} samples: {len(perf) - shorter - skipped - unwind_diffs - bad} identical, "
+          f"{shorter} where perf stopped earlier, {skipped} where perf skipped frames, "
           f"{unwind_diffs} unwinder differences (cap {cap}), {bad} other differences")
     return 1 if bad or unwind_diffs > cap else 0
 

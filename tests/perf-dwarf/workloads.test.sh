@@ -3,7 +3,9 @@
 # deeper than 127 frames), recorded during the test.  `tephra script` must print what
 # `perf script` prints, byte for byte, including the functions perf 6.1 lists as
 # `name+0xoff (inlined)` at unwound frames, and with `--no-inline`, `-F +srcline` and
-# `--max-stack`.
+# `--max-stack`.  And `tephra fold` of each recording keeps the invariants of
+# tests/perf/lib.sh fold_invariants (the same with -q, as tephra script's text folds, on
+# one CPU).
 # The one allowance (compare_blocks.py): a sample whose --no-inline blocks differ as
 # well, i.e. the two unwinders walked different frames (src/unwind's business, listed
 # by name, at most 1% of the samples); inline naming never explains such a block.
@@ -37,6 +39,7 @@ check_dwarf() {
 
 record "$TEST_TMP/recurse.data" --call-graph dwarf -- "$WL/recurse" 150
 check_dwarf recurse "$TEST_TMP/recurse.data"
+fold_invariants recurse "$TEST_TMP/recurse.data" "" ""
 grep -q ' (inlined)$' "$TEST_TMP/recurse.perf" || fail "recurse: perf printed no inlined frame (nothing tested)"
 # -F +srcline: each inline entry's own position ("file:line (inlined)"), call sites
 # for the callers, "??:0" / ":0" where addr2line knows no file, kernel frames as
@@ -47,6 +50,8 @@ grep -q '^  recurse\.c:[0-9]*$' "$TEST_TMP/recurse-srcline.perf" ||
 
 record "$TEST_TMP/templates.data" --call-graph dwarf -- "$WL/templates" 150
 check_dwarf templates "$TEST_TMP/templates.data"
+fold_invariants templates "$TEST_TMP/templates.data" "" ""
+fold_invariants templates-inline "$TEST_TMP/templates.data" - "" --inline
 check_dwarf templates-srcline "$TEST_TMP/templates.data" -F +srcline
 
 # -O2 C++ (symbol module's program, used as is): exceptions through libgcc_s without
@@ -55,18 +60,22 @@ if command -v g++ >/dev/null 2>&1 &&
 	g++ -O2 -g -o "$TEST_TMP/cxx" "$TOP/tests/symbol/progs/cxx_templates.cpp" 2>/dev/null; then
 	record "$TEST_TMP/cxx.data" --call-graph dwarf -- "$TEST_TMP/cxx" 150
 	check_dwarf cxx-srcline "$TEST_TMP/cxx.data" -F +srcline
+	fold_invariants cxx "$TEST_TMP/cxx.data" "" ""
 fi
 
 record "$TEST_TMP/threads.data" --call-graph dwarf -- "$WL/threads" 150
 check_dwarf threads "$TEST_TMP/threads.data"
+fold_invariants threads "$TEST_TMP/threads.data" "-F +pid" "--tid" --tid
 grep -q '^worker-a ' "$TEST_TMP/threads.perf" || fail "threads: no sample of thread worker-a"
 
 record "$TEST_TMP/forkexec.data" --call-graph dwarf -- "$WL/forkexec" "$WL/recurse" 100
 check_dwarf forkexec "$TEST_TMP/forkexec.data"
+fold_invariants forkexec "$TEST_TMP/forkexec.data" "" ""
 
 if [ -x "$WL/spin" ]; then
 	record "$TEST_TMP/spin.data" --call-graph dwarf -- "$WL/spin" 150
 	check_dwarf rust "$TEST_TMP/spin.data"
+	fold_invariants rust "$TEST_TMP/spin.data" "" ""
 	grep -q "(inlined)$" "$TEST_TMP/rust.perf" || fail "rust: perf printed no inlined frame (nothing tested)"
 else
 	echo "note: rustc absent, Rust workload not checked"
@@ -77,6 +86,8 @@ record "$TEST_TMP/deep.data" --call-graph dwarf -- "$WL/deep" 130
 check_dwarf deep "$TEST_TMP/deep.data"
 check_dwarf deep-max-stack-200 "$TEST_TMP/deep.data" --max-stack 200
 check_dwarf deep-max-stack-40 "$TEST_TMP/deep.data" --max-stack 40
+fold_invariants deep "$TEST_TMP/deep.data" "" ""
+fold_invariants deep-max-stack-40 "$TEST_TMP/deep.data" "--max-stack 40" "" --max-stack 40
 awk '/^$/ { if (n > max) max = n; n = 0; next } /^\t/ { n++ } END { exit max > 127 ? 0 : 1 }' \
 	"$TEST_TMP/deep-max-stack-200.perf" || fail "deep: no callchain longer than 127 frames with --max-stack 200"
 

@@ -65,6 +65,46 @@ check_fold() {
 		fail "$name: tephra fold failed: $(head -n 3 "$TEST_TMP/$name.fold.err")"; return; }
 	[ -s "$TEST_TMP/$name.expected" ] || fail "$name: no stacks expected (empty recording?)"
 	same_bytes "$name: fold" "$TEST_TMP/$name.expected" "$TEST_TMP/$name.fold"
+	fold_invariants "$name" "$data" "$popts" "$copts" "$@"
+}
+
+# fold_invariants NAME DATA SCRIPT-OPTIONS FROM-TEXT-OPTIONS [TEPHRA-FOLD-OPTIONS...]:
+# what tephra fold prints depends on the recording and the options, nothing else:
+#  (a) the same stacks with -q: the stack-quality block (stderr) must not change them
+#      (addr2line's answers, which tephra emulates, depend on the questions asked before);
+#  (b) the same stacks as stackcollapse-perf.pl's rules (tephra fold --from-text,
+#      FROM-TEXT-OPTIONS) make of tephra script's own text (SCRIPT-OPTIONS, shell text as
+#      for check_fold; "-": no such text for these options, e.g. --inline);
+#  (c) the same bytes with its threads on one CPU (taskset -c 0) as on all of them.
+fold_invariants() {
+	local name=$1 data=$2 sopts=$3 topts=$4; shift 4
+	local bin=${TEPHRA_BIN:-$TEPHRA} out=$TEST_TMP/$name.inv
+	"$bin" fold "$@" "$data" >"$out.fold" 2>"$out.err" || {
+		fail "$name: tephra fold failed: $(head -n 3 "$out.err")"; return; }
+	[ -s "$out.fold" ] || { fail "$name: tephra fold printed nothing"; return; }
+	"$bin" fold -q "$@" "$data" >"$out.q" 2>"$out.q.err" || {
+		fail "$name: tephra fold -q failed: $(head -n 3 "$out.q.err")"; return; }
+	same_bytes "$name: fold -q == fold" "$out.fold" "$out.q"
+	if [ "$sopts" != - ]; then
+		# shellcheck disable=SC2086
+		if eval "\"\$bin\" script $sopts \"\$data\"" >"$out.script" 2>"$out.script.err"; then
+			# shellcheck disable=SC2086
+			"$bin" fold --from-text $topts - <"$out.script" >"$out.text" 2>"$out.text.err" ||
+				fail "$name: tephra fold --from-text failed: $(head -n 3 "$out.text.err")"
+			same_bytes "$name: fold -q == script | fold --from-text" "$out.text" "$out.q"
+		elif grep -q 'is a tracepoint' "$out.script.err"; then
+			echo "note: $name: tephra script does not print tracepoints, no script text to fold"
+		else
+			fail "$name: tephra script failed: $(head -n 3 "$out.script.err")"
+		fi
+	fi
+	if command -v taskset >/dev/null 2>&1; then
+		taskset -c 0 "$bin" fold "$@" "$data" >"$out.cpu0" 2>/dev/null ||
+			fail "$name: taskset -c 0 tephra fold failed"
+		same_bytes "$name: fold on CPU 0 == fold" "$out.fold" "$out.cpu0"
+	else
+		echo "note: taskset is not installed, $name: one-CPU fold not checked"
+	fi
 }
 
 finish() {
