@@ -83,16 +83,7 @@ static int write_svg(const char *folded, const char *svg, const char *guest)
 	char title[300];
 	snprintf(title, sizeof(title), "Instructions of %s (qemu-riscv)", guest);
 	c.svg.title = title;
-	struct flame_tree *t = flame_tree_new(c.tree_flags);
-	struct profile_input_opts po = { 0 };
-	struct profile_stats ps;
-	int rc = flame_cli_load(folded, t, &po, &ps);
-	if (rc == 0) {
-		flame_tree_finish(t);
-		rc = flame_cli_write(&c, t);
-	}
-	flame_tree_free(t);
-	return rc;
+	return flame_cli_graph_file(&c, folded);
 }
 
 /* A count of instructions: 1 to 19 digits, so that it fits in 64 bits. */

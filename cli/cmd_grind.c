@@ -17,12 +17,10 @@
 #include <unistd.h>
 
 #include "base/error.h"
-#include "render/flame_svg.h"
-#include "render/flame_tree.h"
-#include "render/folded_reader.h"
 
 #include "child.h"
 #include "commands.h"
+#include "flame_cli.h"
 #include "cli_files.h"
 
 #define TOOL_NAME "tephragrind"
@@ -229,39 +227,12 @@ static int run_valgrind(const struct grind_args *a, const char *libdir, const ch
 
 static int render_svg(const char *folded, const char *svg, const char *title)
 {
-	struct tephra_error err = { { 0 } };
-	FILE *in = fopen(folded, "r");
-	if (!in) {
-		fprintf(stderr, "tephra grind: %s: %s\n", folded, strerror(errno));
-		return -1;
-	}
-	struct flame_tree *t = flame_tree_new(0);
-	struct folded_opts fo = { 0 };
-	struct folded_stats fs = { 0 };
-	int rc = folded_read(in, folded, t, &fo, &fs, &err);
-	fclose(in);
-	if (rc == 0) {
-		flame_tree_finish(t);
-		struct flame_svg_opts so;
-		flame_svg_opts_init(&so);
-		so.title = title;
-		so.countname = "instructions";
-		FILE *out = fopen(svg, "w");
-		if (!out) {
-			tephra_error_set(&err, "%s: %s", svg, strerror(errno));
-			rc = -1;
-		} else {
-			rc = flame_svg_write(out, svg, t, &so, &err);
-			if (fclose(out) != 0 && rc == 0) {
-				tephra_error_set(&err, "%s: %s", svg, strerror(errno));
-				rc = -1;
-			}
-		}
-	}
-	flame_tree_free(t);
-	if (rc != 0)
-		fprintf(stderr, "tephra grind: %s\n", err.msg);
-	return rc;
+	struct flame_cli c;
+	flame_cli_init(&c);
+	c.output = svg;
+	c.svg.title = title;
+	c.svg.countname = "instructions";
+	return flame_cli_graph_file(&c, folded);
 }
 
 enum { OPT_SVG = 1, OPT_NO_SVG, OPT_SKIP, OPT_START, OPT_COLLECT, OPT_TAIL, OPT_KEEP_COLD,

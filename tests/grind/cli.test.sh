@@ -13,6 +13,10 @@ for t in "$TEPHRA" "$TEPHRA_ASAN"; do
 	has_line grind.folded "main;b;work 4002"
 	grep -q '<svg' grind.svg || fail "no SVG written"
 	grep -q 'work' grind.svg || fail "SVG without the work frame"
+	# One way to draw: the graph is tephra flamegraph's of the folded file.
+	"$t" flamegraph --title "tephra grind: ./calls" --countname instructions grind.folded >fg.svg ||
+		fail "tephra flamegraph grind.folded failed"
+	cmp -s grind.svg fg.svg || fail "grind.svg differs from tephra flamegraph's graph of grind.folded"
 	grep -qE '^tephra grind: .*grind.folded: [0-9]+ instructions counted, [0-9]+ stacks, deepest stack [0-9]+ frames, 0 underflows repaired, 1 frames seeded$' err ||
 		{ cat err; fail "no summary line"; }
 	"$t" grind -q --no-svg -o q.folded ./calls 2>err || fail "-q run failed"
