@@ -106,9 +106,14 @@ static void grow_slots(struct hashmap *m)
 
 int64_t hashmap_find(const struct hashmap *m, const void *key, size_t len)
 {
+	return m->slots ? hashmap_find_hashed(m, key, len, hash_bytes(key, len)) : -1;
+}
+
+int64_t hashmap_find_hashed(const struct hashmap *m, const void *key, size_t len, uint64_t hash)
+{
 	if (!m->slots)
 		return -1;
-	uint32_t h = (uint32_t)hash_bytes(key, len);
+	uint32_t h = (uint32_t)hash;
 	size_t pos = h & m->slot_mask;
 
 	for (;;) {

@@ -77,6 +77,7 @@ struct dwarf_lines {
 	int symbols_tried;
 	/* binutils' lookups have memory (see function_state); perf asks once per
 	 * address and keeps the answer, so answers are kept here too and replayed */
+	/* (the four maps are keyed by integers: hashmap_*_u64) */
 	struct hashmap answers;           /* vaddr -> index in answer_list */
 	struct inline_answer *answer_list;
 	size_t nr_answers, cap_answers;
@@ -372,7 +373,7 @@ static void pick_in_unit(struct dwarf_lines *dl, Dwarf_Die *cu, Dwarf_Addr addr,
 {
 	Dwarf_Off off = dwarf_dieoffset(cu);
 	int created;
-	size_t i = hashmap_intern(&dl->unit_index, &off, sizeof(off), &created);
+	size_t i = hashmap_intern_u64(&dl->unit_index, off, &created);
 	if (created) {
 		dl->units = xrealloc(dl->units, (i + 1) * sizeof(*dl->units));
 		memset(&dl->units[i], 0, sizeof(dl->units[i]));
@@ -501,7 +502,7 @@ static void compute_facts(struct dwarf_lines *dl, Dwarf_Addr addr, struct inline
 static const struct inline_facts *facts_at(struct dwarf_lines *dl, Dwarf_Addr addr)
 {
 	int created;
-	size_t i = hashmap_intern(&dl->facts, &addr, sizeof(addr), &created);
+	size_t i = hashmap_intern_u64(&dl->facts, addr, &created);
 	struct hashmap_entry *e = hashmap_entry(&dl->facts, i);
 	if (created) {
 		if (dl->nr_facts == dl->cap_facts) {
@@ -516,7 +517,7 @@ static const struct inline_facts *facts_at(struct dwarf_lines *dl, Dwarf_Addr ad
 
 static uint64_t *function_state_of(struct dwarf_lines *dl, Dwarf_Off die)
 {
-	size_t i = hashmap_intern(&dl->function_state, &die, sizeof(die), NULL);
+	size_t i = hashmap_intern_u64(&dl->function_state, die, NULL);
 	return &hashmap_entry(&dl->function_state, i)->value;
 }
 
@@ -590,7 +591,7 @@ int dwarf_lines_inline_records(struct dwarf_lines *dl, uint64_t vaddr,
 			       void *arg)
 {
 	int created;
-	size_t i = hashmap_intern(&dl->answers, &vaddr, sizeof(vaddr), &created);
+	size_t i = hashmap_intern_u64(&dl->answers, vaddr, &created);
 	struct hashmap_entry *e = hashmap_entry(&dl->answers, i);
 	if (created) {
 		if (dl->nr_answers == dl->cap_answers) {
