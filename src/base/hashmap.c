@@ -109,27 +109,6 @@ int64_t hashmap_find(const struct hashmap *m, const void *key, size_t len)
 	return m->slots ? hashmap_find_hashed(m, key, len, hash_bytes(key, len)) : -1;
 }
 
-int64_t hashmap_find_hashed(const struct hashmap *m, const void *key, size_t len, uint64_t hash)
-{
-	if (!m->slots)
-		return -1;
-	uint32_t h = (uint32_t)hash;
-	size_t pos = h & m->slot_mask;
-
-	for (;;) {
-		uint64_t s = m->slots[pos];
-		if (!s)
-			return -1;
-		if ((uint32_t)(s >> 32) == h) {
-			size_t idx = (uint32_t)s - 1;
-			const struct hashmap_entry *e = &m->entries[idx];
-			if (e->len == len && !memcmp(e->key, key, len))
-				return (int64_t)idx;
-		}
-		pos = (pos + 1) & m->slot_mask;
-	}
-}
-
 size_t hashmap_intern_hashed(struct hashmap *m, const void *key, size_t len, uint64_t hash,
 			     int *created)
 {

@@ -62,27 +62,33 @@ size_t hashmap_intern(struct hashmap *m, const void *key, size_t len, int *creat
  * same one for every key of the map (a caller-hashed map is only used through these). */
 size_t hashmap_intern_hashed(struct hashmap *m, const void *key, size_t len, uint64_t hash,
 			     int *created);
-int64_t hashmap_find_hashed(const struct hashmap *m, const void *key, size_t len, uint64_t hash);
+
+static inline int64_t hashmap_find_hashed(const struct hashmap *m, const void *key, size_t len,
+					  uint64_t hash)
+{
+	/* inline: with a LEN known where it is called (an integer, a pair) the compiler
+	 * compares the key in place, and hot paths (a thread per sample, a CFI row per
+	 * frame) pay no call */
+	if (!m->slots)
+		return -1;
+	uint32_t h = (uint32_t)hash;
+	for (size_t pos = h & m->slot_mask;; pos = (pos + 1) & m->slot_mask) {
+		uint64_t s = m->slots[pos];
+		if (!s)
+			return -1;
+		if ((uint32_t)(s >> 32) != h)
+			continue;
+		const struct hashmap_entry *e = &m->entries[(uint32_t)s - 1];
+		if (e->len == len && !memcmp(e->key, key, len))
+			return (int64_t)(uint32_t)s - 1;
+	}
+}
 
 /* A map keyed by integers (a tid, an address): the key's 8 bytes, hashed with hash_u64.
  * Such a map is only used through these two. */
 static inline int64_t hashmap_find_u64(const struct hashmap *m, uint64_t key)
 {
-	/* hashmap_find_hashed's probe, inline and comparing the key as a number: integer
-	 * keys sit on hot paths (a thread per sample) */
-	if (!m->slots)
-		return -1;
-	uint32_t h = (uint32_t)hash_u64(key);
-	for (size_t pos = h & m->slot_mask;; pos = (pos + 1) & m->slot_mask) {
-		uint64_t s = m->slots[pos], k;
-		if (!s)
-			return -1;
-		if ((uint32_t)(s >> 32) != h)
-			continue;
-		memcpy(&k, m->entries[(uint32_t)s - 1].key, sizeof(k));
-		if (k == key)
-			return (int64_t)(uint32_t)s - 1;
-	}
+	return hashmap_find_hashed(m, &key, sizeof(key), hash_u64(key));
 }
 
 static inline size_t hashmap_intern_u64(struct hashmap *m, uint64_t key, int *created)
