@@ -1,5 +1,8 @@
 # tephra - top-level build.
-#   make            build build/tephra and build/libtephra.a (and the tools in */build.mk)
+#   make            build build/tephra, the libraries (build/libtephra.{a,so}), the tools
+#                   in */build.mk, man pages and unit tests
+#   make install    install under PREFIX (/usr/local; DESTDIR honoured); make uninstall
+#   make deb        build the Debian packages (dpkg-buildpackage) into build/deb/
 #   make check      install what is missing, build (plain and ASan+UBSan), run every test
 #   make demo       install what is missing, build, profile the bundled demo, write a flame graph
 #   make bench      run the benchmarks in bench/ (not part of check)
@@ -12,7 +15,8 @@ OPT     ?= -O2
 PKGS    := libdw libelf libzstd zlib libdeflate
 
 WARN    := -Wall -Wextra -Werror -Wno-missing-field-initializers
-CFLAGS_BASE := -std=gnu11 $(WARN) -g $(OPT) -D_GNU_SOURCE -Isrc -Iinclude -MMD -MP \
+TEPHRA_VERSION := $(shell cat VERSION)
+CFLAGS_BASE := -std=gnu11 $(WARN) -g $(OPT) -D_GNU_SOURCE -Isrc -I$(BUILD)/include -Iinclude -MMD -MP \
 	$(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 ifeq ($(SAN),1)
 CFLAGS_BASE += -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
@@ -28,21 +32,30 @@ UNIT_SRCS := $(sort $(wildcard tests/unit/*.c))
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 
 TEPHRA  := $(BUILD)/tephra
-LIBTEPHRA := $(BUILD)/libtephra.a
+# What the CLI, unit tests and test drivers link: every library object, internal names
+# included.  The public libtephra.a and libtephra.so (dist/build.mk) export only the
+# TEPHRA_API calls (src/base/api.h).
+LIBTEPHRA := $(BUILD)/libtephra-internal.a
 
 # Extra targets contributed by build.mk fragments (Valgrind tool, QEMU plugin, …).
 EXTRA_ALL :=
 
-.PHONY: all check demo bench deps deps-test deps-demo clean unit asan tsan
+.PHONY: all check demo bench deps deps-test deps-demo clean unit asan tsan installable install \
+	uninstall deb
 all: $(TEPHRA) $(LIBTEPHRA) $(UNIT_BINS)
 
 -include $(sort $(wildcard */build.mk src/*/build.mk))
 
 all: $(EXTRA_ALL)
+installable: $(INSTALLABLE)
 
+# Position-independent with hidden names: the same objects make the CLI, the internal
+# archive and libtephra.so, which exports only what src/base/api.h marks.
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_BASE) $(CFLAGS) -c -o $@ $<
+	$(CC) $(CFLAGS_BASE) -fPIC -fvisibility=hidden $(OBJ_DEFS) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+# The flags live here: changing them must rebuild the objects.
+$(LIB_OBJS) $(CLI_OBJS): Makefile
 
 $(LIBTEPHRA): $(LIB_OBJS)
 	@mkdir -p $(dir $@)

@@ -14,10 +14,10 @@ static void usage(FILE *f)
 	fprintf(f, "usage: tephra diff [options] BEFORE AFTER [-o diff.svg]\n\n"
 		"BEFORE and AFTER are perf.data files or folded stacks.  Frames are as wide as\n"
 		"in AFTER; red where a function's own samples grew, blue where they shrank.\n\n"
-		"  -n, --normalize     scale BEFORE to AFTER's total first\n"
+		"  -n, --normalize     scale BEFORE to AFTER's total first (or --normalise)\n"
 		"  -s, --strip-hex     rewrite hex numbers (addresses) as 0x...\n"
-		"  --folded            print \"stack BEFORE AFTER\" lines instead of an SVG\n%s",
-		flame_cli_help);
+		"  --folded            print \"stack BEFORE AFTER\" lines instead of an SVG\n%s%s",
+		flame_cli_output_help, flame_cli_help);
 }
 
 int cmd_diff(int argc, char **argv)
@@ -60,7 +60,8 @@ int cmd_diff(int argc, char **argv)
 		fprintf(stderr, "tephra diff: only one of the inputs can be standard input\n");
 		return 2;
 	}
-	struct flame_tree *t = flame_tree_new(c.tree_flags & ~FLAME_TREE_TIME_ORDER);
+	struct flame_tree *t = flame_tree_new((c.tree_flags & ~FLAME_TREE_TIME_ORDER) |
+					      FLAME_TREE_STACK_COUNTS);
 	struct profile_stats st;
 	for (int i = 0; i < 2 && rc == 0; i++) {
 		struct profile_input_opts in = { folded_flags, i, 0, c.name_flags, isatty(2),
@@ -75,8 +76,6 @@ int cmd_diff(int argc, char **argv)
 	}
 	if (rc == 0) {
 		flame_tree_finish(t);
-		if (normalize)
-			flame_diff_normalize(t);
 		if (folded) {
 			FILE *out = c.output && strcmp(c.output, "-") ? fopen(c.output, "w") : stdout;
 			if (!out || flame_diff_write_folded(t, out, normalize, 2) != 0 ||
@@ -85,6 +84,8 @@ int cmd_diff(int argc, char **argv)
 				rc = 1;
 			}
 		} else {
+			if (normalize)
+				flame_diff_normalize(t);
 			c.svg.diff = 1;
 			rc = flame_cli_write(&c, t);
 		}

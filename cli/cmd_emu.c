@@ -4,7 +4,6 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
-#include <libgen.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +17,7 @@
 #include "commands.h"
 #include "flame_cli.h"
 #include "cli_files.h"
+#include "companion.h"
 
 static const char usage_text[] =
 	"usage: tephra emu [options] -- [qemu-riscv64 [qemu options]] GUEST [args]\n"
@@ -35,7 +35,8 @@ static const char usage_text[] =
 	"      --checkpoint N    rewrite the folded output every N instructions (atomically)\n"
 	"      --nest-tail       show tail-called functions under their tail-caller\n"
 	"      --no-svg          write the folded output only\n"
-	"      --plugin PATH     the plugin (default: qemu/libtephra-qemu.so next to tephra)\n"
+	"      --plugin PATH     the plugin (default: $TEPHRA_QEMU_PLUGIN, else the one\n"
+	"                        installed or built with tephra)\n"
 	"  -h, --help            this text\n";
 
 /* QEMU user-mode options that take a value (so the guest is the first word after). */
@@ -48,18 +49,6 @@ static int qemu_opt_takes_value(const char *o)
 		if (!strcmp(o, with_value[i]))
 			return 1;
 	return 0;
-}
-
-static char *default_plugin(void)
-{
-	char exe[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n <= 0)
-		return NULL;
-	exe[n] = 0;
-	struct strbuf sb = STRBUF_INIT;
-	strbuf_addf(&sb, "%s/qemu/libtephra-qemu.so", dirname(exe));
-	return sb.buf;
 }
 
 static char *with_suffix(const char *path, const char *old, const char *suffix)
@@ -181,11 +170,18 @@ int cmd_emu(int argc, char **argv)
 	struct strbuf parg = STRBUF_INIT;
 	char **qargv = NULL;
 	int rc = 0;
-	if (!plugin)
-		plugin = getenv("TEPHRA_QEMU_PLUGIN") ? xstrdup(getenv("TEPHRA_QEMU_PLUGIN")) : default_plugin();
-	if (!plugin || access(plugin, R_OK) != 0) {
-		fprintf(stderr, "tephra emu: %s: plugin not found (build it with make, or pass --plugin)\n",
-			plugin ? plugin : "qemu/libtephra-qemu.so");
+	if (!plugin) {
+		char path[PATH_MAX];
+		struct tephra_error err;
+		if (companion_path(COMPANION_QEMU_PLUGIN, path, sizeof(path), &err) != 0) {
+			fprintf(stderr, "tephra emu: plugin not found: %s\n", err.msg);
+			rc = 1;
+			goto out;
+		}
+		plugin = xstrdup(path);
+	}
+	if (access(plugin, R_OK) != 0) {
+		fprintf(stderr, "tephra emu: %s: plugin not found (%s)\n", plugin, strerror(errno));
 		rc = 1;
 		goto out;
 	}

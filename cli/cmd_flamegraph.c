@@ -12,7 +12,7 @@ static void usage(FILE *f)
 	fprintf(f, "usage: tephra flamegraph [options] [INPUT] [-o flame.svg]\n\n"
 		"INPUT is a perf.data file or folded stacks (\"a;b;c COUNT\" lines, from any\n"
 		"tool; two counts per line make a differential graph); '-' or nothing reads\n"
-		"standard input.\n\n%s", flame_cli_help);
+		"standard input.\n\n%s%s", flame_cli_output_help, flame_cli_help);
 }
 
 int cmd_flamegraph(int argc, char **argv)

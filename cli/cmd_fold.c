@@ -8,8 +8,8 @@
 #include <unistd.h>
 
 #include "commands.h"
-#include "fold/perf_script_text.h"
-#include "perfscript/perf_fold.h"
+#include "perffold/perf_fold.h"
+#include "perfscript/perf_script_text.h"
 #include "session/sample_filter.h"
 
 static void usage(FILE *f)
@@ -21,6 +21,7 @@ static void usage(FILE *f)
 		"sorted, as `perf script | stackcollapse-perf.pl` would.\n\n"
 		"  -i, --input FILE       the perf.data file\n"
 		"      --event NAME       fold this event (default: the first one sampled)\n"
+		"                         (--event-filter NAME: the same, stackcollapse-perf.pl's name)\n"
 		"      --weight W         period (default: sum of sample periods) or samples\n"
 		"      --pid              root is comm-PID      (stackcollapse-perf.pl --pid)\n"
 		"      --tid              root is comm-PID/TID  (stackcollapse-perf.pl --tid)\n"

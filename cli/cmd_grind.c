@@ -3,7 +3,7 @@
  *
  * The tool is not installed into Valgrind's own directory: the launcher points
  * VALGRIND_LIB at a directory holding our tool beside links to the stock preload
- * objects (build/grind/lib, found next to this binary or via TEPHRA_GRIND_LIB) and
+ * objects (found beside this binary, cli/companion.h, or via TEPHRA_GRIND_LIB) and
  * runs the system's /usr/bin/valgrind.  A tool only works with the core it was linked
  * with, so the installed Valgrind's version is checked against the one built against. */
 #include <errno.h>
@@ -22,6 +22,7 @@
 #include "commands.h"
 #include "flame_cli.h"
 #include "cli_files.h"
+#include "companion.h"
 
 #define TOOL_NAME "tephragrind"
 
@@ -97,32 +98,15 @@ static int is_dir_with_tool(const char *dir)
 	return path_join(path, sizeof(path), dir, "VERSION") == 0 && stat(path, &st) == 0;
 }
 
-/* The tool directory: $TEPHRA_GRIND_LIB, else grind/lib beside the tephra binary. */
+/* The tool directory: $TEPHRA_GRIND_LIB, else the installed or build-tree one beside
+ * the tephra binary (cli/companion.h). */
 static int find_lib_dir(char *out, size_t cap, struct tephra_error *err)
 {
-	const char *env = getenv("TEPHRA_GRIND_LIB");
-	if (env && *env) {
-		if (!is_dir_with_tool(env)) {
-			tephra_error_set(err, "TEPHRA_GRIND_LIB=%s holds no tephragrind build "
-					 "(no VERSION file)", env);
-			return -1;
-		}
-		snprintf(out, cap, "%s", env);
-		return 0;
-	}
-	char exe[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n <= 0) {
-		tephra_error_set(err, "/proc/self/exe: %s", strerror(errno));
+	if (companion_path(COMPANION_GRIND_LIB, out, cap, err) != 0)
 		return -1;
-	}
-	exe[n] = 0;
-	char *slash = strrchr(exe, '/');
-	if (slash)
-		*slash = 0;
-	if (path_join(out, cap, exe, "grind/lib") != 0 || !is_dir_with_tool(out)) {
-		tephra_error_set(err, "%s: no tephragrind build here (run make, or set "
-				 "TEPHRA_GRIND_LIB)", out);
+	if (!is_dir_with_tool(out)) {
+		tephra_error_set(err, "%s=%s holds no tephragrind build (no VERSION file)",
+				 companion_env(COMPANION_GRIND_LIB), out);
 		return -1;
 	}
 	return 0;

@@ -225,7 +225,7 @@ int cmd_record(int argc, char **argv)
 		fprintf(stderr, "tephra record: perf record exited with %d; drawing what it "
 			"recorded\n", status);
 
-	struct flame_tree *t = flame_tree_new(c.tree_flags);
+	struct flame_tree *t = flame_tree_new(c.tree_flags | (folded ? FLAME_TREE_STACK_COUNTS : 0));
 	struct profile_input_opts in = { 0, 0, !!(c.tree_flags & FLAME_TREE_TIME_ORDER),
 					 c.name_flags, isatty(2) };
 	struct profile_stats st;

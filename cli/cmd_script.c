@@ -21,7 +21,7 @@ static void usage(FILE *f)
 		"                       (+field / -field change the default set)\n"
 		"      --pid LIST       only samples of these processes\n"
 		"      --tid LIST       only samples of these threads\n"
-		"      --comms LIST     only samples of threads with these comms\n"
+		"      --comms LIST     only samples of threads with these comms (or --comm)\n"
 		"      --max-stack N    at most N callchain frames (default 127)\n"
 		"      --ns             time with nanoseconds\n"
 		"      --no-inline      do not list the functions inlined at DWARF-unwound frames\n"

@@ -6,16 +6,16 @@
  * feature's entries.
  *
  * The report is a list of sections (stat_sections[]) that each see every record and then
- * print.  The stack-quality section of DWARF recordings (perfscript/stack_quality.h) reads
+ * print.  The stack-quality section of DWARF recordings (quality/stack_quality.h) reads
  * the file again as `perf script` would (frames named, user stacks unwound), so it needs
  * a file, not a pipe. */
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "perfdata/perf_record_reader.h"
-#include "perfdata/perf_stat_report.h"
-#include "perfscript/stack_quality.h"
+#include "perfdata/perf_reader.h"
+#include "perfdata/perf_stat_print.h"
+#include "quality/stack_quality.h"
 
 struct stat_options {
 	const char *path;
@@ -36,6 +36,9 @@ static void show_progress(void *arg, uint64_t done, uint64_t total)
 static int usage(FILE *f, int rc)
 {
 	fprintf(f, "usage: tephra stat [--records [--unordered] | --build-ids] [FILE]\n"
+		   "Reports on a perf.data file: the header facts, record counts by type, samples\n"
+		   "per event, lost events and samples and, for DWARF recordings, the quality of\n"
+		   "the stacks.\n\n"
 		   "  FILE         perf.data file (default ./perf.data, - = standard input)\n"
 		   "  --records    print every record, one line each, in time order\n"
 		   "  --unordered  with --records: in file order instead\n"

@@ -43,8 +43,10 @@ const struct option flame_cli_options[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
+const char flame_cli_output_help[] =
+	"  -o, --output FILE   write the SVG to FILE (default: standard output)\n";
+
 const char flame_cli_help[] =
-	"  -o, --output FILE   write the SVG to FILE (default: standard output)\n"
 	"  --title TEXT        title (default: Flame Graph / Icicle Graph / ...)\n"
 	"  --subtitle TEXT     second title line\n"
 	"  --width PX          image width (1200)\n"
@@ -55,6 +57,7 @@ const char flame_cli_help[] =
 	"  --notes TEXT        notes kept in the SVG's <desc>\n"
 	"  --colors PALETTE    hot (default), mem, io, red, green, blue, aqua, yellow,\n"
 	"                      purple, orange, java, js, perl, python, rust, wakeup, chain\n"
+	"                      (--colours: the same)\n"
 	"  --hash              similar names get similar colours\n"
 	"  --cp                consistent palette: reuse and extend palette.map\n"
 	"  --palfile FILE      the palette file --cp uses (palette.map)\n"

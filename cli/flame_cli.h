@@ -25,8 +25,10 @@ struct flame_cli {
 
 /* The shared long options (terminated by a zero entry), to append to a command's. */
 extern const struct option flame_cli_options[];
-/* Help text lines for the shared options. */
+/* Help text lines for the shared options but -o, --output, whose default differs
+ * (record writes flame.svg): flame_cli_output_help is the line of the others. */
 extern const char flame_cli_help[];
+extern const char flame_cli_output_help[];
 
 void flame_cli_init(struct flame_cli *c);
 /* Handles one shared option; returns 0, or -1 after printing why ARG is bad. */

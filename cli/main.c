@@ -1,58 +1,102 @@
 /* main.c - the tephra command: dispatches to one subcommand. */
+#include <elfutils/version.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "commands.h"
+#include "tephra/version.h"
+
+/* What the build used, passed by the Makefile (dist/build.mk); empty when the Valgrind
+ * tool was not built (no Valgrind at build time). */
+#ifndef TEPHRA_BUILT_VALGRIND
+#define TEPHRA_BUILT_VALGRIND ""
+#endif
+#ifndef TEPHRA_BUILT_VALGRIND_PLATFORM
+#define TEPHRA_BUILT_VALGRIND_PLATFORM ""
+#endif
+#ifndef TEPHRA_BUILT_QEMU_PLUGIN_API
+#define TEPHRA_BUILT_QEMU_PLUGIN_API ""
+#endif
 
 struct command {
 	const char *name;
-	int (**fn)(int, char **);
+	int (*fn)(int, char **);
 	const char *help;
 };
 
-/* Pointers to the (weak) functions: NULL when a command is not built in. */
-static int (*p_script)(int, char **) = cmd_script;
-static int (*p_fold)(int, char **) = cmd_fold;
-static int (*p_stat)(int, char **) = cmd_stat;
-static int (*p_record)(int, char **) = cmd_record;
-static int (*p_flamegraph)(int, char **) = cmd_flamegraph;
-static int (*p_diff)(int, char **) = cmd_diff;
-static int (*p_grind)(int, char **) = cmd_grind;
-static int (*p_emu)(int, char **) = cmd_emu;
-static int (*p_trace)(int, char **) = cmd_trace;
-static int (*p_symbolize)(int, char **) = cmd_symbolize;
-
 static const struct command commands[] = {
-	{ "script", &p_script, "print perf.data samples as `perf script` does" },
-	{ "fold", &p_fold, "fold perf.data samples into folded stacks" },
-	{ "stat", &p_stat, "report on a perf.data file and the quality of its stacks" },
-	{ "record", &p_record, "run perf record on a command and write a flame graph" },
-	{ "flamegraph", &p_flamegraph, "render perf.data or folded stacks as an SVG flame graph" },
-	{ "diff", &p_diff, "render a differential flame graph of two profiles" },
-	{ "grind", &p_grind, "count instructions per call path under Valgrind" },
-	{ "emu", &p_emu, "profile a RISC-V guest under qemu-riscv64" },
-	{ "trace", &p_trace, "fold an emulator trace (QEMU exec log or PC dump) offline" },
-	{ "symbolize", &p_symbolize, "name the addresses of a raw folded file" },
+	{ "script", cmd_script, "print perf.data samples as `perf script` does" },
+	{ "fold", cmd_fold, "fold perf.data samples into folded stacks" },
+	{ "stat", cmd_stat, "report on a perf.data file and the quality of its stacks" },
+	{ "record", cmd_record, "run perf record on a command and write a flame graph" },
+	{ "flamegraph", cmd_flamegraph, "render perf.data or folded stacks as an SVG flame graph" },
+	{ "diff", cmd_diff, "render a differential flame graph of two profiles" },
+	{ "grind", cmd_grind, "count instructions per call path under Valgrind" },
+	{ "emu", cmd_emu, "profile a RISC-V guest under qemu-riscv64" },
+	{ "trace", cmd_trace, "fold an emulator trace (QEMU exec log or PC dump) offline" },
+	{ "symbolize", cmd_symbolize, "name the addresses of a raw folded file" },
 };
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: tephra COMMAND [options] [args]\n\ncommands:\n");
+	fprintf(f, "usage: tephra COMMAND [options] [args]\n"
+		   "       tephra --version\n\n"
+		   "Turns profiles into correct flame graphs: reads perf.data itself, counts\n"
+		   "instructions on full call paths under Valgrind, follows the call stacks of\n"
+		   "RISC-V guests under QEMU.\n\ncommands:\n");
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		if (*commands[i].fn)
-			fprintf(f, "  %-12s %s\n", commands[i].name, commands[i].help);
-	fprintf(f, "\n'tephra COMMAND --help' describes a command.\n");
+		fprintf(f, "  %-12s %s\n", commands[i].name, commands[i].help);
+	fprintf(f, "\n'tephra COMMAND --help' describes a command.\n"
+		   "  -h, --help     this text\n"
+		   "      --version  the version, and what tephra was built against\n");
+}
+
+static void version(FILE *f)
+{
+	fprintf(f, "tephra %s\n", TEPHRA_VERSION_STRING);
+	if (*TEPHRA_BUILT_VALGRIND)
+		fprintf(f, "  tephra grind: Valgrind %s (%s tool)\n", TEPHRA_BUILT_VALGRIND,
+			TEPHRA_BUILT_VALGRIND_PLATFORM);
+	else
+		fprintf(f, "  tephra grind: not built (no Valgrind at build time)\n");
+	if (*TEPHRA_BUILT_QEMU_PLUGIN_API)
+		fprintf(f, "  tephra emu:   QEMU TCG plugin API version %s\n",
+			TEPHRA_BUILT_QEMU_PLUGIN_API);
+	fprintf(f, "  elfutils:     %d.%d\n", _ELFUTILS_VERSION / 1000, _ELFUTILS_VERSION % 1000);
+}
+
+/* Whether ARGV (a command's arguments) asks for its help: "--help" or "-h" among the
+ * leading options, before "--" or the first operand (a program's own --help is not). */
+static int asks_help(int argc, char **argv)
+{
+	for (int i = 1; i < argc && argv[i][0] == '-' && strcmp(argv[i], "--"); i++)
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+			return 1;
+	return 0;
 }
 
 int main(int argc, char **argv)
 {
 	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
 		usage(argc < 2 ? stderr : stdout);
+		if (argc >= 2)
+			printf("\ntephra %s\n", TEPHRA_VERSION_STRING);
 		return argc < 2 ? 2 : 0;
 	}
-	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		if (!strcmp(argv[1], commands[i].name) && *commands[i].fn)
-			return (*commands[i].fn)(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "--version")) {
+		version(stdout);
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
+		if (strcmp(argv[1], commands[i].name))
+			continue;
+		int rc = commands[i].fn(argc - 1, argv + 1);
+		/* Every command's help ends with the version, printed here once for all. */
+		if (rc == 0 && asks_help(argc - 1, argv + 1))
+			printf("\ntephra %s ('tephra --version' says what it was built against)\n",
+			       TEPHRA_VERSION_STRING);
+		return rc;
+	}
 	fprintf(stderr, "tephra: unknown command '%s'\n\n", argv[1]);
 	usage(stderr);
 	return 2;

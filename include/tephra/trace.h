@@ -8,7 +8,9 @@
  * stacks ("f1;f2;f3 COUNT", root first, lines sorted bytewise, equal stacks summed).
  *
  * Not thread-safe: use one struct tephra_trace per guest thread, or switch threads with
- * tephra_trace_thread. */
+ * tephra_trace_thread.  The library never prints; out of memory aborts the process.
+ * docs/library.md shows the whole API in use (C and Rust) and how to link it
+ * (pkg-config tephra). */
 #ifndef TEPHRA_TRACE_H
 #define TEPHRA_TRACE_H
 
@@ -53,6 +55,7 @@ struct tephra_trace *tephra_trace_new(const struct tephra_trace_symbol *syms, si
  * unless OPTS sets it).  On failure returns NULL and writes a message to ERR. */
 struct tephra_trace *tephra_trace_new_elf(const char *path, const struct tephra_trace_options *opts,
 					  char *err, size_t errlen);
+/* Frees the tracer and everything it holds (T may be NULL). */
 void tephra_trace_free(struct tephra_trace *t);
 
 /* One executed instruction at PC: INSN_BITS its encoding (low bits first), INSN_LEN 2 or 4
@@ -86,12 +89,27 @@ int tephra_trace_transfer(struct tephra_trace *t, uint64_t from, uint64_t to, in
 /* Switch to the guest thread TID (its own stack; created on first use). */
 void tephra_trace_thread(struct tephra_trace *t, uint64_t tid);
 
-/* Writes the folded profile of all threads.  Returns 0, or -1 on a write error. */
+/* Writes the folded profile of all threads to OUT, one "root;...;leaf COUNT" line per
+ * call path (sorted bytewise, equal paths summed; COUNT in instructions) and flushes it.
+ * Returns 0, or -1 on a write error. */
 int tephra_trace_write_folded(struct tephra_trace *t, FILE *out);
+
+/* Receives one line of the folded profile: STACK is "root;...;leaf" (LEN bytes,
+ * NUL-terminated, valid only during the call), COUNT its instructions.  Returns 0 to
+ * go on, anything else to stop. */
+typedef int (*tephra_folded_fn)(void *ctx, const char *stack, size_t len, uint64_t count);
+/* The same profile through a callback instead of a FILE *: calls FN(CTX, ...) once per
+ * line tephra_trace_write_folded would write, in the same order.  Returns 0, or -1 when
+ * FN stopped it. */
+int tephra_trace_each_folded(struct tephra_trace *t, tephra_folded_fn fn, void *ctx);
 
 struct tephra_trace_counts {
 	uint64_t instructions, calls, returns, tail_calls, underflows, nonlocal_pops, signals;
 };
+/* The self-check counters summed over all threads, into OUT: instructions charged;
+ * calls, returns, tail calls and signal entries recognised; returns that popped to a
+ * deeper frame than the top one (non-local pops: longjmp, exceptions); returns that
+ * matched no live frame and re-rooted the stack (underflows). */
 void tephra_trace_counts(const struct tephra_trace *t, struct tephra_trace_counts *out);
 /* One line "instructions N, calls N, returns N, tail calls N, underflows N, non-local
  * pops N, signals N" (no newline) into BUF. */

@@ -77,7 +77,8 @@ static int reserve_frame(struct callstack *cs)
 	}
 	if (cs->nframes < cs->frames_cap)
 		return 0;
-	uint32_t ncap = cs->frames_cap ? cs->frames_cap * 2 : 64;
+	/* small at first: a host may keep thousands of stacks that stay shallow */
+	uint32_t ncap = cs->frames_cap ? cs->frames_cap * 2 : 8;
 	struct cs_frame *nf = cs->host.alloc(cs->host.ctx, ncap * sizeof(*nf));
 	if (!nf) {
 		cs->stats.alloc_failures++;

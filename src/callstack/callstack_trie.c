@@ -1,22 +1,33 @@
 /* callstack_trie.c - interning of call-trie nodes (freestanding: host allocator only). */
 #include "callstack/callstack_trie.h"
 
-/* Nodes are carved from slabs so that a node never moves. */
-#define SLAB_NODES 512
+/* Nodes are carved from slabs so that a node never moves.  A trie starts small and
+ * grows with its nodes (the table doubles, each slab is twice the last, up to
+ * SLAB_MAX_NODES): a stack that only ever sees a function or two costs about a KiB,
+ * since a host may make thousands of them (a QEMU log naming 4096 cpus). */
+#define INITIAL_SLOTS 16
+#define SLAB_MIN_NODES 8
+#define SLAB_MAX_NODES 512
 
 struct cs_slab {
 	struct cs_slab *next;
-	struct cs_node nodes[SLAB_NODES];
+	size_t cap;             /* nodes[] holds cap nodes */
+	struct cs_node nodes[];
 };
 
 struct cs_trie {
 	struct cs_node **slots; /* open addressing, linear probing; NULL = empty */
 	size_t cap;             /* power of two */
 	size_t count;
-	struct cs_slab *slabs;
+	struct cs_slab *slabs;  /* newest first; slab_used nodes of the newest are taken */
 	size_t slab_used;
 	uint32_t max_depth;
 };
+
+static size_t slab_bytes(size_t cap)
+{
+	return sizeof(struct cs_slab) + cap * sizeof(struct cs_node);
+}
 
 static uint64_t mix(uint64_t x)
 {
@@ -39,14 +50,13 @@ struct cs_trie *cs_trie_new(const struct cs_host *host)
 	struct cs_trie *t = host->alloc(host->ctx, sizeof(*t));
 	if (!t)
 		return NULL;
-	t->cap = 1024;
+	t->cap = INITIAL_SLOTS;
 	t->slots = host->alloc(host->ctx, t->cap * sizeof(*t->slots));
 	if (!t->slots) {
 		host->free(host->ctx, t, sizeof(*t));
 		return NULL;
 	}
-	t->slab_used = SLAB_NODES; /* forces a slab on first node */
-	return t;
+	return t; /* no slab: the first node makes one */
 }
 
 void cs_trie_free(struct cs_trie *t, const struct cs_host *host)
@@ -56,7 +66,7 @@ void cs_trie_free(struct cs_trie *t, const struct cs_host *host)
 	struct cs_slab *s = t->slabs;
 	while (s) {
 		struct cs_slab *next = s->next;
-		host->free(host->ctx, s, sizeof(*s));
+		host->free(host->ctx, s, slab_bytes(s->cap));
 		s = next;
 	}
 	host->free(host->ctx, t->slots, t->cap * sizeof(*t->slots));
@@ -105,10 +115,13 @@ struct cs_node *cs_trie_child(struct cs_trie *t, const struct cs_host *host,
 			return NULL;
 		return cs_trie_child(t, host, parent, kind, func, callsite);
 	}
-	if (t->slab_used == SLAB_NODES) {
-		struct cs_slab *s = host->alloc(host->ctx, sizeof(*s));
+	if (!t->slabs || t->slab_used == t->slabs->cap) {
+		size_t cap = !t->slabs ? SLAB_MIN_NODES
+			     : t->slabs->cap < SLAB_MAX_NODES ? 2 * t->slabs->cap : SLAB_MAX_NODES;
+		struct cs_slab *s = host->alloc(host->ctx, slab_bytes(cap));
 		if (!s)
 			return NULL;
+		s->cap = cap;
 		s->next = t->slabs;
 		t->slabs = s;
 		t->slab_used = 0;

@@ -1,5 +1,6 @@
 #include "fold/fold_table.h"
 #include "base/hashmap.h"
+#include "base/strbuf.h"
 #include "base/xalloc.h"
 
 #include <inttypes.h>
@@ -194,12 +195,12 @@ static int compare_lines(const void *pa, const void *pb, void *arg)
 	}
 }
 
-int fold_table_write(const struct fold_table *t, FILE *out)
+/* The stacks sorted bytewise by text, equal texts merged; returns their number. */
+static size_t sorted_lines(const struct fold_table *t, struct line_ref **out)
 {
 	size_t nr = hashmap_count(&t->stacks);
-	struct line_ref *lines = xmalloc(nr * sizeof(*lines));
+	struct line_ref *lines = xmalloc((nr ? nr : 1) * sizeof(*lines));
 	struct sort_ctx ctx = { &t->frames };
-	int ret = 0;
 
 	for (size_t i = 0; i < nr; i++) {
 		const struct hashmap_entry *e = hashmap_entry(&t->stacks, i);
@@ -219,7 +220,40 @@ int fold_table_write(const struct fold_table *t, FILE *out)
 		else
 			lines[w++] = lines[i];
 	}
-	nr = w;
+	*out = lines;
+	return w;
+}
+
+int fold_table_each_line(const struct fold_table *t,
+			 int (*fn)(void *arg, const char *stack, size_t len, uint64_t weight),
+			 void *arg)
+{
+	struct line_ref *lines;
+	size_t nr = sorted_lines(t, &lines);
+	struct strbuf text = STRBUF_INIT;
+	int ret = 0;
+
+	for (size_t i = 0; i < nr && !ret; i++) {
+		strbuf_reset(&text);
+		for (size_t j = 0; j < lines[i].n; j++) {
+			const struct hashmap_entry *f = hashmap_entry(&t->frames, lines[i].ids[j]);
+			if (j)
+				strbuf_addch(&text, ';');
+			strbuf_add(&text, f->key, f->len);
+		}
+		if (fn(arg, text.buf ? text.buf : "", text.len, lines[i].weight) != 0)
+			ret = -1;
+	}
+	strbuf_release(&text);
+	free(lines);
+	return ret;
+}
+
+int fold_table_write(const struct fold_table *t, FILE *out)
+{
+	struct line_ref *lines;
+	size_t nr = sorted_lines(t, &lines);
+	int ret = 0;
 
 	for (size_t i = 0; i < nr && !ret; i++) {
 		for (size_t j = 0; j < lines[i].n; j++) {

@@ -42,6 +42,13 @@ void fold_table_add_text(struct fold_table *t, const char *text, size_t len, uin
  * text-keyed hash would.  Returns 0 or -1 on write error. */
 int fold_table_write(const struct fold_table *t, FILE *out);
 
+/* Calls FN once per line fold_table_write would write, in the same order: STACK is the
+ * line's text without the weight (LEN bytes, NUL-terminated, valid during the call).
+ * Stops at the first non-zero return of FN and returns -1; else 0. */
+int fold_table_each_line(const struct fold_table *t,
+			 int (*fn)(void *arg, const char *stack, size_t len, uint64_t weight),
+			 void *arg);
+
 /* Visits every stack in unspecified order. */
 void fold_table_each(const struct fold_table *t,
 		     void (*fn)(void *arg, const uint32_t *frames, size_t n, uint64_t weight),

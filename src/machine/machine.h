@@ -23,7 +23,7 @@
 #include <stdint.h>
 
 #include "machine/maps.h"
-#include "perfdata/perf_record_reader.h"
+#include "perfdata/perf_reader.h"
 
 struct symbol_store;
 

@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "perfdata/perf_record_reader.h"
+#include "perfdata/perf_reader.h"
 
 #define REC(x) "PERF_RECORD_" #x
 

@@ -28,7 +28,7 @@ static void compact(struct perf_ordered_queue *q)
 	q->nr = live;
 }
 
-void perf_queue_push(struct perf_ordered_queue *q, const struct perf_queued_record *rec)
+void perf_ordered_queue_push(struct perf_ordered_queue *q, const struct perf_queued_record *rec)
 {
 	if (q->nr == q->cap) {
 		if (q->head && q->head >= q->nr - q->head) {
@@ -117,7 +117,7 @@ static size_t close_upto(struct perf_ordered_queue *q, uint64_t limit)
 	return n;
 }
 
-size_t perf_queue_close_round(struct perf_ordered_queue *q)
+size_t perf_ordered_queue_close_round(struct perf_ordered_queue *q)
 {
 	uint64_t max_time;
 	size_t n;
@@ -131,14 +131,14 @@ size_t perf_queue_close_round(struct perf_ordered_queue *q)
 	return n;
 }
 
-size_t perf_queue_close_all(struct perf_ordered_queue *q)
+size_t perf_ordered_queue_close_all(struct perf_ordered_queue *q)
 {
 	if (q->nr == q->head)
 		return 0;
 	return close_upto(q, UINT64_MAX);
 }
 
-const struct perf_queued_record *perf_queue_take(struct perf_ordered_queue *q)
+const struct perf_queued_record *perf_ordered_queue_take(struct perf_ordered_queue *q)
 {
 	const struct perf_queued_record *rec;
 
@@ -152,24 +152,27 @@ const struct perf_queued_record *perf_queue_take(struct perf_ordered_queue *q)
 	return rec;
 }
 
-static size_t drain(struct perf_ordered_queue *q, size_t n, perf_queue_sink sink, void *arg)
+static size_t drain(struct perf_ordered_queue *q, size_t n, perf_ordered_queue_sink sink,
+		    void *arg)
 {
 	for (size_t i = 0; i < n; i++)
-		sink(arg, perf_queue_take(q));
+		sink(arg, perf_ordered_queue_take(q));
 	return n;
 }
 
-size_t perf_queue_flush_round(struct perf_ordered_queue *q, perf_queue_sink sink, void *arg)
+size_t perf_ordered_queue_flush_round(struct perf_ordered_queue *q,
+				      perf_ordered_queue_sink sink, void *arg)
 {
-	return drain(q, perf_queue_close_round(q), sink, arg);
+	return drain(q, perf_ordered_queue_close_round(q), sink, arg);
 }
 
-size_t perf_queue_flush_all(struct perf_ordered_queue *q, perf_queue_sink sink, void *arg)
+size_t perf_ordered_queue_flush_all(struct perf_ordered_queue *q,
+				    perf_ordered_queue_sink sink, void *arg)
 {
-	return drain(q, perf_queue_close_all(q), sink, arg);
+	return drain(q, perf_ordered_queue_close_all(q), sink, arg);
 }
 
-void perf_queue_release(struct perf_ordered_queue *q)
+void perf_ordered_queue_release(struct perf_ordered_queue *q)
 {
 	for (size_t i = q->head; i < q->nr; i++)
 		if (q->items[i].owned)

@@ -39,24 +39,26 @@ struct perf_ordered_queue {
 };
 
 /* How many records wait in the queue. */
-static inline size_t perf_queue_len(const struct perf_ordered_queue *q)
+static inline size_t perf_ordered_queue_len(const struct perf_ordered_queue *q)
 {
 	return q->nr - q->head;
 }
 
 /* Queues REC.  Nothing may be due (take the due records first). */
-void perf_queue_push(struct perf_ordered_queue *q, const struct perf_queued_record *rec);
+void perf_ordered_queue_push(struct perf_ordered_queue *q, const struct perf_queued_record *rec);
 /* FINISHED_ROUND without copying: marks the records due now (returned count) and sets
- * the limit for the next round; perf_queue_take() then hands them out in order, each
+ * the limit for the next round; perf_ordered_queue_take() then hands them out in order, each
  * valid until the next push.  close_all makes everything due. */
-size_t perf_queue_close_round(struct perf_ordered_queue *q);
-size_t perf_queue_close_all(struct perf_ordered_queue *q);
-const struct perf_queued_record *perf_queue_take(struct perf_ordered_queue *q);
+size_t perf_ordered_queue_close_round(struct perf_ordered_queue *q);
+size_t perf_ordered_queue_close_all(struct perf_ordered_queue *q);
+const struct perf_queued_record *perf_ordered_queue_take(struct perf_ordered_queue *q);
 /* FINISHED_ROUND: moves the records due to OUT (via the append callback) and sets the
  * limit for the next round.  FINAL moves everything. */
-typedef void (*perf_queue_sink)(void *arg, const struct perf_queued_record *rec);
-size_t perf_queue_flush_round(struct perf_ordered_queue *q, perf_queue_sink sink, void *arg);
-size_t perf_queue_flush_all(struct perf_ordered_queue *q, perf_queue_sink sink, void *arg);
-void perf_queue_release(struct perf_ordered_queue *q);
+typedef void (*perf_ordered_queue_sink)(void *arg, const struct perf_queued_record *rec);
+size_t perf_ordered_queue_flush_round(struct perf_ordered_queue *q,
+				      perf_ordered_queue_sink sink, void *arg);
+size_t perf_ordered_queue_flush_all(struct perf_ordered_queue *q,
+				    perf_ordered_queue_sink sink, void *arg);
+void perf_ordered_queue_release(struct perf_ordered_queue *q);
 
 #endif

@@ -8,7 +8,7 @@
 #include <stdint.h>
 
 #include "perfdata/perf_ordered_queue.h"
-#include "perfdata/perf_record_reader.h"
+#include "perfdata/perf_reader.h"
 
 /* Where the reader gets its bytes from. */
 enum perf_input_kind {
@@ -94,7 +94,7 @@ struct perf_reader {
 	struct perf_reader_stats stats;
 };
 
-/* perf_file_header.c */
+/* perf_header.c */
 int perf_header_read_file(struct perf_reader *r, struct tephra_error *err);
 int perf_header_parse_feature(struct perf_reader *r, unsigned bit, const uint8_t *p, size_t n,
 			      int64_t off, struct tephra_error *err);
@@ -105,7 +105,7 @@ int perf_header_add_build_id(struct perf_reader *r, const uint8_t *rec, size_t s
 void perf_header_finish_names(struct perf_reader *r);
 void perf_header_release(struct perf_reader *r);
 
-/* perf_data_dir.c */
+/* perf_dir.c */
 int perf_dir_open(struct perf_reader *r, const char *dir, struct tephra_error *err);
 void perf_dir_switch(struct perf_reader *r, size_t to);
 void perf_dir_close(struct perf_reader *r);

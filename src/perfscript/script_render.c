@@ -6,7 +6,7 @@
 
 #include "base/xalloc.h"
 #include "perfscript/out_writer.h"
-#include "perfscript/script_quality.h"
+#include "quality/script_quality.h"
 
 static const struct {
 	const char *name;

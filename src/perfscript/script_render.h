@@ -15,7 +15,7 @@
 #include <stdio.h>
 
 #include "base/error.h"
-#include "perfscript/perf_session.h"
+#include "session/perf_session.h"
 
 enum script_field {
 	SCRIPT_COMM = 1 << 0,
@@ -47,7 +47,7 @@ struct script_options {
 	const struct symbol_options *symbols;
 	int progress;
 	/* where to print the short stack-quality block of a DWARF recording after the
-	 * samples (perfscript/script_quality.h), headed QUALITY_WHO; NULL = nowhere */
+	 * samples (quality/script_quality.h), headed QUALITY_WHO; NULL = nowhere */
 	FILE *quality;
 	const char *quality_who;
 };

@@ -49,11 +49,16 @@ size_t flame_layout(const struct flame_tree *t, const struct flame_svg_opts *o,
 	double *offs = xmalloc(sizeof(*offs) * cap); /* offset of the current node per depth */
 	unsigned depth = 0, deepest = 0;
 	uint32_t id = 0;
+	/* A flame chart's frames sit where their first stack came, which leaves room for a
+	 * parent's own samples between (or before) its children. */
+	int chart = !!(flame_tree_flags(t) & FLAME_TREE_TIME_ORDER);
 
 	offs[0] = 0;
 	for (;;) {
 		const struct flame_node *n = flame_tree_node(t, id);
 		double w = n->weight[col];
+		if (chart)
+			offs[depth] = flame_tree_start(t, id, col);
 		if (w > 0 && w * scale >= minpx) {
 			struct flame_layout_frame f = { id, depth, offs[depth], XPAD + offs[depth] * scale,
 							w * scale };

@@ -1,6 +1,7 @@
 /* flame_tree.c - merging streamed stacks into one call tree (see flame_tree.h). */
 #include "render/flame_tree.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,6 +27,9 @@ struct flame_tree {
 	uint32_t *buckets;   /* child index: heads of hash_next chains */
 	uint32_t nr_buckets; /* power of two */
 	struct name_table names;
+	double (*start)[2];  /* FLAME_TREE_TIME_ORDER: per node, see flame_tree_start() */
+	double (*self)[2];   /* FLAME_TREE_STACK_COUNTS: per node, see flame_tree_self() */
+	uint8_t *ends_stack; /* bit per node: see flame_tree_ends_stack() */
 	/* The previous stack's path: folded input is usually sorted, so a stack mostly
 	 * shares its first frames with the one before; those are found by comparing bytes
 	 * instead of hashing.  prev_node[d] is the node at depth d+1, its name is
@@ -104,12 +108,38 @@ static uint32_t names_intern(struct name_table *nt, const char *s, size_t len)
 	return id;
 }
 
+/* Node ids stay below FLAME_NONE, and the capacity doubles without wrapping. */
+#define MAX_NODES (1u << 31)
+
+/* Grows the per-node arrays; the new parts of the optional ones start zeroed.  Out of
+ * line, so new_node stays small enough to inline where it is hot. */
+static __attribute__((noinline, cold)) void grow_nodes(struct flame_tree *t)
+{
+	uint32_t old = t->cap_nodes;
+
+	if (old == MAX_NODES) {
+		/* Like running out of memory, which would come first on most machines. */
+		fprintf(stderr, "tephra: more than %u frames in one flame graph\n", MAX_NODES);
+		abort();
+	}
+	t->cap_nodes = old ? old * 2 : 1024;
+	t->nodes = xrealloc(t->nodes, sizeof(*t->nodes) * t->cap_nodes);
+	t->ends_stack = xrealloc(t->ends_stack, t->cap_nodes / 8);
+	memset(t->ends_stack + old / 8, 0, (t->cap_nodes - old) / 8);
+	if (t->flags & FLAME_TREE_TIME_ORDER) {
+		t->start = xrealloc(t->start, sizeof(*t->start) * t->cap_nodes);
+		memset(t->start + old, 0, sizeof(*t->start) * (t->cap_nodes - old));
+	}
+	if (t->flags & FLAME_TREE_STACK_COUNTS) {
+		t->self = xrealloc(t->self, sizeof(*t->self) * t->cap_nodes);
+		memset(t->self + old, 0, sizeof(*t->self) * (t->cap_nodes - old));
+	}
+}
+
 static uint32_t new_node(struct flame_tree *t, uint32_t parent, uint32_t name)
 {
-	if (t->nr_nodes == t->cap_nodes) {
-		t->cap_nodes = t->cap_nodes ? t->cap_nodes * 2 : 1024;
-		t->nodes = xrealloc(t->nodes, sizeof(*t->nodes) * t->cap_nodes);
-	}
+	if (t->nr_nodes == t->cap_nodes)
+		grow_nodes(t);
 	uint32_t id = t->nr_nodes++;
 	struct flame_node *n = &t->nodes[id];
 	n->name = name;
@@ -166,19 +196,15 @@ void flame_tree_free(struct flame_tree *t)
 	free(t->prev_node);
 	free(t->prev_off);
 	free(t->prev_text);
+	free(t->start);
+	free(t->self);
+	free(t->ends_stack);
 	free(t);
 }
 
 static uint32_t child_of(struct flame_tree *t, uint32_t parent, const char *s, size_t len)
 {
 	uint32_t name = names_intern(&t->names, s, len);
-
-	if (t->flags & FLAME_TREE_TIME_ORDER) {
-		uint32_t last = t->nodes[parent].last_child;
-		if (last != FLAME_NONE && t->nodes[last].name == name)
-			return last;
-		return new_node(t, parent, name);
-	}
 	uint32_t b = hash_pair(parent, name) & (t->nr_buckets - 1);
 	for (uint32_t id = t->buckets[b]; id != FLAME_NONE; id = t->nodes[id].hash_next)
 		if (t->nodes[id].parent == parent && t->nodes[id].name == name)
@@ -219,8 +245,11 @@ void flame_tree_add(struct flame_tree *t, const struct flame_span *frames, size_
 {
 	uint32_t at = 0;
 	int rev = !!(t->flags & FLAME_TREE_REVERSE);
+	int chart = !!(t->flags & FLAME_TREE_TIME_ORDER);
 	int same = 1; /* still on the previous stack's path */
 	size_t d = 0;
+	/* Where this stack starts on a flame chart's x axis. */
+	double start[2] = { t->nodes[0].weight[0], t->nodes[0].weight[1] };
 
 	t->nodes[0].weight[col] += w;
 	for (size_t i = 0; i < n; i++) {
@@ -232,12 +261,24 @@ void flame_tree_add(struct flame_tree *t, const struct flame_span *frames, size_
 			at = t->prev_node[d];
 		} else {
 			same = 0;
-			at = child_of(t, at, f->s, f->len);
+			if (!chart) {
+				at = child_of(t, at, f->s, f->len);
+			} else {
+				/* A flame chart continues only the frames shared with the previous
+				 * stack (found on its path above); any other frame starts anew here,
+				 * even if an earlier one had its name. */
+				at = new_node(t, at, names_intern(&t->names, f->s, f->len));
+				t->start[at][0] = start[0];
+				t->start[at][1] = start[1];
+			}
 			remember(t, d, at, f->s, f->len);
 		}
 		t->nodes[at].weight[col] += w;
 		d++;
 	}
+	if (t->self)
+		t->self[at][col] += w;
+	t->ends_stack[at / 8] |= (uint8_t)(1u << (at % 8));
 	t->prev_n = d;
 }
 
@@ -282,8 +323,13 @@ void flame_tree_finish(struct flame_tree *t)
 
 void flame_tree_scale(struct flame_tree *t, int col, double factor)
 {
-	for (uint32_t id = 0; id < t->nr_nodes; id++)
+	for (uint32_t id = 0; id < t->nr_nodes; id++) {
 		t->nodes[id].weight[col] *= factor;
+		if (t->start)
+			t->start[id][col] *= factor;
+		if (t->self)
+			t->self[id][col] *= factor;
+	}
 }
 
 size_t flame_tree_nr_nodes(const struct flame_tree *t)
@@ -308,9 +354,26 @@ size_t flame_tree_name_len(const struct flame_tree *t, uint32_t name_id)
 
 double flame_tree_self(const struct flame_tree *t, uint32_t id, int col)
 {
+	if (t->self)
+		return t->self[id][col];
 	double w = t->nodes[id].weight[col];
 
 	for (uint32_t c = t->nodes[id].first_child; c != FLAME_NONE; c = t->nodes[c].next_sibling)
 		w -= t->nodes[c].weight[col];
 	return w;
+}
+
+int flame_tree_ends_stack(const struct flame_tree *t, uint32_t id)
+{
+	return (t->ends_stack[id / 8] >> (id % 8)) & 1;
+}
+
+unsigned flame_tree_flags(const struct flame_tree *t)
+{
+	return t->flags;
+}
+
+double flame_tree_start(const struct flame_tree *t, uint32_t id, int col)
+{
+	return t->start ? t->start[id][col] : 0;
 }

@@ -7,8 +7,9 @@
  *
  * Node 0 is the root ("all").  Frame names are interned once.  In the default mode
  * siblings are merged by name wherever they occur and sorted by name afterwards (as a
- * sorted folded file would give); in flame chart mode (FLAME_TREE_TIME_ORDER) a frame is
- * merged only with its parent's most recent child, so the x axis keeps input order. */
+ * sorted folded file would give); in flame chart mode (FLAME_TREE_TIME_ORDER) a frame
+ * continues only from the immediately preceding stack (as flamegraph.pl --flamechart
+ * draws it): each frame has one start on the x axis and input order is kept. */
 #ifndef TEPHRA_RENDER_FLAME_TREE_H
 #define TEPHRA_RENDER_FLAME_TREE_H
 
@@ -18,8 +19,12 @@
 #define FLAME_NONE UINT32_MAX
 
 enum flame_tree_flags {
-	FLAME_TREE_TIME_ORDER = 1 << 0, /* flame chart: merge only consecutive stacks */
+	FLAME_TREE_TIME_ORDER = 1 << 0, /* flame chart: a frame continues only from the
+					 * previous stack, never merges across others */
 	FLAME_TREE_REVERSE = 1 << 1,    /* add stacks leaf first (stack-reversed graph) */
+	/* Keep each stack's own counts as summed from the input, for printing them back
+	 * exactly (tephra diff --folded); without it they are derived by subtraction. */
+	FLAME_TREE_STACK_COUNTS = 1 << 2,
 };
 
 struct flame_span {
@@ -50,7 +55,7 @@ void flame_tree_add(struct flame_tree *t, const struct flame_span *frames, size_
 /* Sorts siblings by name (bytewise) unless in time order.  Call once after adding. */
 void flame_tree_finish(struct flame_tree *t);
 
-/* Multiplies column COL of every node by FACTOR (used to normalise a diff). */
+/* Multiplies column COL of every node (weights and self counts) by FACTOR. */
 void flame_tree_scale(struct flame_tree *t, int col, double factor);
 
 size_t flame_tree_nr_nodes(const struct flame_tree *t);
@@ -58,7 +63,19 @@ const struct flame_node *flame_tree_node(const struct flame_tree *t, uint32_t id
 const char *flame_tree_name(const struct flame_tree *t, uint32_t name_id);
 size_t flame_tree_name_len(const struct flame_tree *t, uint32_t name_id);
 
-/* Weight of a node not accounted for by its children (its "self" samples). */
+/* The counts of the stacks that end at the node (its "self" samples): with
+ * FLAME_TREE_STACK_COUNTS summed in input order, exactly as a folded line of the stack
+ * totals them; otherwise its weight minus its children's (the same for whole counts). */
 double flame_tree_self(const struct flame_tree *t, uint32_t id, int col);
+
+/* Whether some input stack ends at the node (a folded line names its path), even with
+ * a count of 0; not so for a frame only ever seen with callees. */
+int flame_tree_ends_stack(const struct flame_tree *t, uint32_t id);
+
+unsigned flame_tree_flags(const struct flame_tree *t);
+
+/* FLAME_TREE_TIME_ORDER only: where the node starts on the x axis, in counts of column
+ * COL (the column's total before the first stack through it was added). */
+double flame_tree_start(const struct flame_tree *t, uint32_t id, int col);
 
 #endif

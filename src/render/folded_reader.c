@@ -35,11 +35,17 @@ static const char *count_before(const char *start, const char *end, double *out)
 		return NULL;
 	char buf[64];
 	size_t n = (size_t)(end - p);
-	if (n >= sizeof(buf))
-		n = sizeof(buf) - 1; /* absurdly long counts overflow to inf, rejected below */
-	memcpy(buf, p, n);
-	buf[n] = '\0';
-	*out = (size_t)(end - p) >= sizeof(buf) ? INFINITY : strtod(buf, NULL);
+	if (n < sizeof(buf)) {
+		memcpy(buf, p, n);
+		buf[n] = '\0';
+		*out = strtod(buf, NULL);
+	} else {
+		/* Long, but maybe a tiny fraction written out ("0.000...0123" is how a count
+		 * below 1e-46 prints): read like any other; too many digits end up as inf. */
+		char *heap = xstrndup(p, n);
+		*out = strtod(heap, NULL);
+		free(heap);
+	}
 	/* From 2^53 on, doubles skip whole numbers (9007199254740993 reads as ...992), so a
 	 * count there could not be kept exactly; no real profile counts that high. */
 	if (!isfinite(*out) || *out >= 9007199254740992.0)

@@ -11,7 +11,7 @@
 
 #include "base/strbuf.h"
 #include "fold/fold_table.h"
-#include "perfscript/perf_fold.h"
+#include "perffold/perf_fold.h"
 
 struct perf_feed {
 	struct flame_tree *t;

@@ -1,7 +1,7 @@
 /* profile_input.h - loading a profile for rendering, whatever its form.
  *
  * A perf.data file (recognised by its "PERFILE2" magic, from a path or standard input)
- * is folded by the perf reader (perfscript/perf_fold.h) exactly as `tephra fold` folds
+ * is folded by the perf reader (perffold/perf_fold.h) exactly as `tephra fold` folds
  * it; anything else is read as folded stack text.  Both end up in a flame tree. */
 #ifndef TEPHRA_RENDER_PROFILE_INPUT_H
 #define TEPHRA_RENDER_PROFILE_INPUT_H

@@ -58,7 +58,7 @@ static const char *row_file(Dwarf_Die *cu, Dwarf_Line *row, Dwarf_Files *files, 
 }
 
 /* The line table's file and line for CU_ADDR (the unit's own address) in unit CU. */
-const char *a2l_line_at(Dwarf_Die *cu, Dwarf_Addr cu_addr, unsigned *line)
+const char *a2l_lines_row(Dwarf_Die *cu, Dwarf_Addr cu_addr, unsigned *line)
 {
 	int lineno = 0;
 	Dwarf_Line *dline = dwarf_getsrc_die(cu, cu_addr);
@@ -75,7 +75,7 @@ const char *a2l_line_at(Dwarf_Die *cu, Dwarf_Addr cu_addr, unsigned *line)
 }
 
 /* Where an inlined subroutine was called from (DW_AT_call_file/line). */
-const char *a2l_call_site(Dwarf_Die *inl, unsigned *line)
+const char *a2l_lines_call_site(Dwarf_Die *inl, unsigned *line)
 {
 	Dwarf_Attribute attr;
 	Dwarf_Word fileno = 0, lineno = 0;

@@ -5,20 +5,20 @@
 
 #include "base/xalloc.h"
 
-void prb_init(struct perf_rbtree *t)
+void perf_rbtree_init(struct perf_rbtree *t)
 {
 	memset(t, 0, sizeof(*t));
-	t->root = PRB_NIL;
+	t->root = PERF_RBTREE_NIL;
 }
 
-void prb_release(struct perf_rbtree *t)
+void perf_rbtree_release(struct perf_rbtree *t)
 {
 	free(t->left);
 	free(t->right);
 	free(t->parent);
 	free(t->key);
 	free(t->red);
-	prb_init(t);
+	perf_rbtree_init(t);
 }
 
 static void ensure(struct perf_rbtree *t, uint32_t id)
@@ -38,13 +38,13 @@ static void ensure(struct perf_rbtree *t, uint32_t id)
 
 static int is_red(const struct perf_rbtree *t, uint32_t n)
 {
-	return n != PRB_NIL && t->red[n];
+	return n != PERF_RBTREE_NIL && t->red[n];
 }
 
 /* Puts NEW where OLD hangs from its parent. */
 static void replace_child(struct perf_rbtree *t, uint32_t parent, uint32_t old, uint32_t new)
 {
-	if (parent == PRB_NIL)
+	if (parent == PERF_RBTREE_NIL)
 		t->root = new;
 	else if (t->left[parent] == old)
 		t->left[parent] = new;
@@ -56,7 +56,7 @@ static void rotate_left(struct perf_rbtree *t, uint32_t x)
 {
 	uint32_t y = t->right[x];
 	t->right[x] = t->left[y];
-	if (t->left[y] != PRB_NIL)
+	if (t->left[y] != PERF_RBTREE_NIL)
 		t->parent[t->left[y]] = x;
 	t->parent[y] = t->parent[x];
 	replace_child(t, t->parent[x], x, y);
@@ -68,7 +68,7 @@ static void rotate_right(struct perf_rbtree *t, uint32_t x)
 {
 	uint32_t y = t->left[x];
 	t->left[x] = t->right[y];
-	if (t->right[y] != PRB_NIL)
+	if (t->right[y] != PERF_RBTREE_NIL)
 		t->parent[t->right[y]] = x;
 	t->parent[y] = t->parent[x];
 	replace_child(t, t->parent[x], x, y);
@@ -76,21 +76,21 @@ static void rotate_right(struct perf_rbtree *t, uint32_t x)
 	t->parent[x] = y;
 }
 
-void prb_insert(struct perf_rbtree *t, uint32_t id, uint64_t key)
+void perf_rbtree_insert(struct perf_rbtree *t, uint32_t id, uint64_t key)
 {
 	ensure(t, id);
 	t->key[id] = key;
-	t->left[id] = t->right[id] = PRB_NIL;
+	t->left[id] = t->right[id] = PERF_RBTREE_NIL;
 	t->red[id] = 1;
-	uint32_t p = PRB_NIL, n = t->root;
+	uint32_t p = PERF_RBTREE_NIL, n = t->root;
 	int go_left = 0;
-	while (n != PRB_NIL) {
+	while (n != PERF_RBTREE_NIL) {
 		p = n;
 		go_left = key < t->key[n];
 		n = go_left ? t->left[n] : t->right[n];
 	}
 	t->parent[id] = p;
-	if (p == PRB_NIL)
+	if (p == PERF_RBTREE_NIL)
 		t->root = id;
 	else if (go_left)
 		t->left[p] = id;
@@ -167,7 +167,7 @@ static void erase_fixup(struct perf_rbtree *t, uint32_t x, uint32_t xp)
 			}
 			t->red[w] = t->red[xp];
 			t->red[xp] = 0;
-			if (t->right[w] != PRB_NIL)
+			if (t->right[w] != PERF_RBTREE_NIL)
 				t->red[t->right[w]] = 0;
 			rotate_left(t, xp);
 			x = t->root;
@@ -194,33 +194,33 @@ static void erase_fixup(struct perf_rbtree *t, uint32_t x, uint32_t xp)
 			}
 			t->red[w] = t->red[xp];
 			t->red[xp] = 0;
-			if (t->left[w] != PRB_NIL)
+			if (t->left[w] != PERF_RBTREE_NIL)
 				t->red[t->left[w]] = 0;
 			rotate_right(t, xp);
 			x = t->root;
 			break;
 		}
 	}
-	if (x != PRB_NIL)
+	if (x != PERF_RBTREE_NIL)
 		t->red[x] = 0;
 }
 
-void prb_erase(struct perf_rbtree *t, uint32_t z)
+void perf_rbtree_erase(struct perf_rbtree *t, uint32_t z)
 {
 	uint32_t x, xp;
 	int removed_red;
 
-	if (t->left[z] == PRB_NIL || t->right[z] == PRB_NIL) {
-		x = t->left[z] != PRB_NIL ? t->left[z] : t->right[z];
+	if (t->left[z] == PERF_RBTREE_NIL || t->right[z] == PERF_RBTREE_NIL) {
+		x = t->left[z] != PERF_RBTREE_NIL ? t->left[z] : t->right[z];
 		xp = t->parent[z];
 		removed_red = t->red[z];
 		replace_child(t, t->parent[z], z, x);
-		if (x != PRB_NIL)
+		if (x != PERF_RBTREE_NIL)
 			t->parent[x] = xp;
 	} else {
 		/* the successor takes Z's place and colour */
 		uint32_t y = t->right[z];
-		while (t->left[y] != PRB_NIL)
+		while (t->left[y] != PERF_RBTREE_NIL)
 			y = t->left[y];
 		removed_red = t->red[y];
 		x = t->right[y];
@@ -229,7 +229,7 @@ void prb_erase(struct perf_rbtree *t, uint32_t z)
 		} else {
 			xp = t->parent[y];
 			t->left[xp] = x;
-			if (x != PRB_NIL)
+			if (x != PERF_RBTREE_NIL)
 				t->parent[x] = xp;
 			t->right[y] = t->right[z];
 			t->parent[t->right[z]] = y;

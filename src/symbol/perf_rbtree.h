@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define PRB_NIL UINT32_MAX
+#define PERF_RBTREE_NIL UINT32_MAX
 
 struct perf_rbtree {
 	uint32_t *left, *right, *parent;
@@ -22,10 +22,10 @@ struct perf_rbtree {
 	uint32_t root;
 };
 
-void prb_init(struct perf_rbtree *t);
+void perf_rbtree_init(struct perf_rbtree *t);
 /* Inserts ID with KEY; an equal key goes to the right (after existing ones). */
-void prb_insert(struct perf_rbtree *t, uint32_t id, uint64_t key);
-void prb_erase(struct perf_rbtree *t, uint32_t id);
-void prb_release(struct perf_rbtree *t);
+void perf_rbtree_insert(struct perf_rbtree *t, uint32_t id, uint64_t key);
+void perf_rbtree_erase(struct perf_rbtree *t, uint32_t id);
+void perf_rbtree_release(struct perf_rbtree *t);
 
 #endif

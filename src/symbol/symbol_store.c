@@ -1,86 +1,31 @@
 /* symbol_store.c - the dso cache and the choice of the file each dso's symbols come
- * from, following perf 6.1's search order (see docs/symbols.md). */
+ * from, following perf 6.1's search order (see docs/symbols.md); the kernel's symbols
+ * and the objects are read ahead on other threads (kallsyms_prefetch.h,
+ * dso_prefetch.h).  The lookups are in dso.c. */
 #include "symbol/symbol_store.h"
 
 #include <elf.h>
-#include <pthread.h>
-#include <stdarg.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "base/hashmap.h"
 #include "base/strbuf.h"
 #include "base/xalloc.h"
-#include "symbol/demangle.h"
-#include "symbol/dwarf_lines.h"
-#include "symbol/elf_symbols.h"
-#include "symbol/kallsyms.h"
+#include "symbol/a2l.h"
+#include "symbol/dso_prefetch.h"
+#include "symbol/kallsyms_prefetch.h"
 #include "symbol/perf_map.h"
-#include "symbol/symbol_table.h"
+#include "symbol/symbol_store_internal.h"
+#include "symbol/symfile.h"
 #include "symbol/vdso_image.h"
 
-#define MAX_BUILD_ID 20
-
-struct dso {
-	struct dso *next;          /* hash chain */
-	struct symbol_store *store;
-	char *path;
-	char *module;              /* DSO_MODULE: the module name */
-	uint8_t key_build_id[MAX_BUILD_ID];  /* as given to symbol_store_dso (the key) */
-	size_t key_build_id_size;
-	uint8_t build_id[MAX_BUILD_ID];      /* the one searched for (disk's when none given) */
-	size_t build_id_size;
-	enum dso_kind kind;
-	int loaded;
-	int mismatch;
-	char *loaded_from;
-	struct symbol_table table;
-	uint64_t text_offset;      /* file offset -> ELF address, for DWARF */
-	int dwarf_tried;
-	struct dwarf_lines *dwarf;
-	int prefetch_asked;        /* symbol_store_prefetch: 1 symbols, 2 and DWARF (the
-				    * caller's thread only) */
-};
-
-struct symbol_store {
-	struct symbol_options opts;  /* strings owned */
-	struct dso **buckets;
-	size_t nr_buckets, nr_dsos;
-	int kallsyms_tried;
-	struct kallsyms kallsyms;
-	int kallsyms_ok;
-	char *kallsyms_from;
-	struct kallsyms_prefetch *prefetch; /* kallsyms loading on a second thread, or NULL */
-	struct dso_prefetch *dso_prefetch;  /* objects loading on another thread, or NULL */
-};
-
-static void kallsyms_prefetch_start(struct symbol_store *st, const struct dso *d);
-static void kallsyms_prefetch_cancel(struct symbol_store *st);
-static void dso_prefetch_stop(struct symbol_store *st);
+static void start_kallsyms_prefetch(struct symbol_store *st, const struct dso *d);
 
 static char *dup_or_null(const char *s)
 {
 	return s ? xstrdup(s) : NULL;
-}
-
-static char *fmt(const char *f, ...) __attribute__((format(printf, 1, 2)));
-static char *fmt(const char *f, ...)
-{
-	va_list ap;
-	char *s = NULL;
-	va_start(ap, f);
-	if (vasprintf(&s, f, ap) < 0)
-		s = NULL;
-	va_end(ap);
-	if (!s) {
-		fprintf(stderr, "tephra: out of memory\n");
-		abort();
-	}
-	return s;
 }
 
 struct symbol_store *symbol_store_new(const struct symbol_options *opts)
@@ -93,23 +38,7 @@ struct symbol_store *symbol_store_new(const struct symbol_options *opts)
 	st->opts.no_demangle = opts->no_demangle;
 	st->opts.kallsyms = dup_or_null(opts->kallsyms);
 	st->opts.root_dir = dup_or_null(opts->root_dir);
-	/* perf --symfs puts the system debug directory under the same root */
-	if (opts->debug_dir)
-		st->opts.debug_dir = xstrdup(opts->debug_dir);
-	else
-		st->opts.debug_dir = fmt("%s/usr/lib/debug", opts->root_dir ? opts->root_dir : "");
-	if (opts->root_dir) {
-		/* perf --symfs: the build-id cache is the one under the root, whatever
-		 * --buildid-dir said */
-		st->opts.buildid_dir = fmt("%s/.debug", opts->root_dir);
-	} else if (opts->buildid_dir) {
-		st->opts.buildid_dir = xstrdup(opts->buildid_dir);
-	} else {
-		const char *home = getenv("HOME");
-		struct strbuf sb = STRBUF_INIT;
-		strbuf_addf(&sb, "%s/.debug", home && *home ? home : "");
-		st->opts.buildid_dir = sb.buf;
-	}
+	debug_paths_init(&st->paths, opts->root_dir, opts->debug_dir, opts->buildid_dir);
 	st->nr_buckets = 64;
 	st->buckets = xcalloc(st->nr_buckets, sizeof(*st->buckets));
 	return st;
@@ -118,7 +47,7 @@ struct symbol_store *symbol_store_new(const struct symbol_options *opts)
 static void dso_free(struct dso *d)
 {
 	symbol_table_release(&d->table);
-	dwarf_lines_close(d->dwarf);
+	a2l_close(d->a2l);
 	free(d->path);
 	free(d->module);
 	free(d->loaded_from);
@@ -129,8 +58,10 @@ void symbol_store_free(struct symbol_store *st)
 {
 	if (!st)
 		return;
-	kallsyms_prefetch_cancel(st);
-	dso_prefetch_stop(st);
+	kallsyms_prefetch_cancel(st->prefetch);
+	st->prefetch = NULL;
+	dso_prefetch_free(st->dso_prefetch);
+	st->dso_prefetch = NULL;
 	for (size_t i = 0; i < st->nr_buckets; i++) {
 		struct dso *d = st->buckets[i], *n;
 		for (; d; d = n) {
@@ -142,8 +73,7 @@ void symbol_store_free(struct symbol_store *st)
 	if (st->kallsyms_ok)
 		kallsyms_release(&st->kallsyms);
 	free(st->kallsyms_from);
-	free((char *)st->opts.buildid_dir);
-	free((char *)st->opts.debug_dir);
+	debug_paths_release(&st->paths);
 	free((char *)st->opts.kallsyms);
 	free((char *)st->opts.root_dir);
 	free(st);
@@ -259,28 +189,8 @@ struct dso *symbol_store_dso(struct symbol_store *st, const char *path,
 	/* perf records the kernel's build-id only when samples hit it: then its symbols
 	 * will be needed, and reading them can start now */
 	if (d->kind == DSO_KERNEL && build_id_size)
-		kallsyms_prefetch_start(st, d);
+		start_kallsyms_prefetch(st, d);
 	return d;
-}
-
-enum dso_kind dso_kind(const struct dso *d)
-{
-	return d->kind;
-}
-
-const char *dso_path(const struct dso *d)
-{
-	return d->path;
-}
-
-static void hex_of(const uint8_t *b, size_t n, char *out)
-{
-	static const char digits[] = "0123456789abcdef";
-	for (size_t i = 0; i < n; i++) {
-		out[2 * i] = digits[b[i] >> 4];
-		out[2 * i + 1] = digits[b[i] & 15];
-	}
-	out[2 * n] = '\0';
 }
 
 /* Build-ids of different lengths (a 16-byte one recorded padded to 20) match when
@@ -353,105 +263,26 @@ static const char *pick_kallsyms(struct symbol_store *st, const struct dso *d, s
 		return "/proc/kallsyms";
 	if (!d->build_id_size)
 		return NULL;
-	char hex[2 * MAX_BUILD_ID + 1];
-	hex_of(d->build_id, d->build_id_size, hex);
-	strbuf_addf(sb, "%s/[kernel.kallsyms]/%s/kallsyms", st->opts.buildid_dir, hex);
+	/* perf's copy: BUILDID_DIR/[kernel.kallsyms]/HEX/kallsyms */
+	struct debug_paths_object kernel = {
+		.path = "[kernel.kallsyms]", .build_id = d->build_id,
+		.build_id_size = d->build_id_size, .cache_name = "kallsyms",
+	};
+	if (debug_paths_build(&st->paths, DEBUG_PATH_CACHE_BY_PATH, &kernel, sb) != 0)
+		return NULL;
 	return is_regular_file(sb->buf) ? sb->buf : NULL;
 }
 
-/* ---- kallsyms on a second thread ---------------------------------------------
- *
- * The kernel takes ~40 ms to produce /proc/kallsyms and parsing and sorting it takes
- * ~10 ms more; none of it depends on the records.  So it runs on a second thread from
- * the moment the kernel's dso appears with a recorded build-id (its MMAP record, among
- * the first) until the first kernel symbol lookup (load_kernel) joins it.  The thread
- * touches nothing but its own struct kallsyms_prefetch; the owner reads the result
- * only after pthread_join.  A store freed before any lookup stops the thread (it
- * checks STOP between reads) and joins it. */
-struct kallsyms_prefetch {
-	pthread_t thread;
-	char *path;              /* the file it reads (owned) */
-	struct kallsyms result;
-	int rc;                  /* kallsyms_load's answer */
-	atomic_int stop;         /* the result is no longer wanted */
-	atomic_int done;         /* the thread has finished (RESULT still needs the join) */
-};
-
-static void *kallsyms_prefetch_main(void *arg)
-{
-	struct kallsyms_prefetch *p = arg;
-	p->rc = kallsyms_load_stoppable(&p->result, p->path, &p->stop);
-	atomic_store(&p->done, 1);
-	return NULL;
-}
-
-static void kallsyms_prefetch_start(struct symbol_store *st, const struct dso *d)
+/* Reads the kernel's kallsyms ahead (kallsyms_prefetch.h) until load_kernel needs it. */
+static void start_kallsyms_prefetch(struct symbol_store *st, const struct dso *d)
 {
 	if (st->prefetch || st->kallsyms_tried)
 		return;
 	struct strbuf sb = STRBUF_INIT;
 	const char *file = pick_kallsyms(st, d, &sb);
-	if (file) {
-		struct kallsyms_prefetch *p = xcalloc(1, sizeof(*p));
-		p->path = xstrdup(file);
-		atomic_init(&p->stop, 0);
-		atomic_init(&p->done, 0);
-		if (pthread_create(&p->thread, NULL, kallsyms_prefetch_main, p) == 0) {
-			st->prefetch = p;
-		} else {
-			/* no thread: load_kernel reads the file itself */
-			free(p->path);
-			free(p);
-		}
-	}
+	if (file)
+		st->prefetch = kallsyms_prefetch_start(file);
 	strbuf_release(&sb);
-}
-
-/* Waits for the thread and hands over its struct (NULL when none runs). */
-static struct kallsyms_prefetch *kallsyms_prefetch_join(struct symbol_store *st)
-{
-	struct kallsyms_prefetch *p = st->prefetch;
-	if (p) {
-		st->prefetch = NULL;
-		pthread_join(p->thread, NULL);
-	}
-	return p;
-}
-
-
-static void kallsyms_prefetch_free(struct kallsyms_prefetch *p)
-{
-	if (p->rc == 0 && !p->result.restricted)
-		kallsyms_release(&p->result);
-	free(p->path);
-	free(p);
-}
-
-static void kallsyms_prefetch_cancel(struct symbol_store *st)
-{
-	if (st->prefetch)
-		atomic_store(&st->prefetch->stop, 1);
-	struct kallsyms_prefetch *p = kallsyms_prefetch_join(st);
-	if (p)
-		kallsyms_prefetch_free(p);
-}
-
-/* kallsyms_load of FILE into K, taking the second thread's result when it read FILE. */
-static int load_kallsyms_file(struct symbol_store *st, struct kallsyms *k, const char *file)
-{
-	struct kallsyms_prefetch *p = kallsyms_prefetch_join(st);
-	int rc;
-	if (p && strcmp(p->path, file) == 0) {
-		*k = p->result;
-		rc = p->rc;
-		memset(&p->result, 0, sizeof(p->result));
-		p->rc = -1;
-	} else {
-		rc = kallsyms_load(k, file);
-	}
-	if (p)
-		kallsyms_prefetch_free(p);
-	return rc;
 }
 
 static void load_kernel(struct dso *d)
@@ -472,7 +303,9 @@ static void load_kernel(struct dso *d)
 		free(st->kallsyms_from);
 		st->kallsyms_tried = 1;
 		st->kallsyms_from = xstrdup(file);
-		st->kallsyms_ok = load_kallsyms_file(st, &st->kallsyms, file) == 0 &&
+		struct kallsyms_prefetch *p = st->prefetch;
+		st->prefetch = NULL;
+		st->kallsyms_ok = kallsyms_prefetch_finish(p, &st->kallsyms, file) == 0 &&
 				  !st->kallsyms.restricted;
 	}
 	if (st->kallsyms_ok)
@@ -482,87 +315,45 @@ static void load_kernel(struct dso *d)
 
 /* ---- user objects ------------------------------------------------------------ */
 
-struct candidates {
-	char **paths;
-	size_t nr, cap;
-};
-
-static void add_candidate(struct candidates *c, char *path)
-{
-	if (c->nr == c->cap) {
-		c->cap = c->cap ? c->cap * 2 : 16;
-		c->paths = xrealloc(c->paths, c->cap * sizeof(*c->paths));
-	}
-	c->paths[c->nr++] = path;
-}
-
-/* perf 6.1's order (dso__load): debuglink, build-id cache (binary, then debug),
- * /usr/lib/debug/PATH.debug, /usr/lib/debug/PATH, /usr/lib/debug/.build-id, then
- * the file itself. */
-static void list_candidates(struct dso *d, struct candidates *c)
+/* Where D's symbols may come from, in perf 6.1's order (debug_paths.h). */
+static void list_candidates(struct dso *d, struct debug_paths_list *c)
 {
 	struct symbol_store *st = d->store;
-	const char *root = st->opts.root_dir ? st->opts.root_dir : "";
-	char *ondisk = fmt("%s%s", root, d->path);
-	char hex[2 * MAX_BUILD_ID + 1];
-	hex_of(d->build_id, d->build_id_size, hex);
+	char *ondisk = debug_paths_on_disk(&st->paths, d->path);
+	struct symfile h = { .fd = -1 };
+	int have_link = 0;
+	struct debug_paths_object obj = {
+		.path = d->path, .build_id = d->build_id, .build_id_size = d->build_id_size,
+		.cache_name = d->kind == DSO_VDSO ? "vdso" : "elf",
+	};
 
-	if (d->kind == DSO_USER && is_regular_file(ondisk)) {
-		struct elf_handle h;
-		if (elf_handle_open(&h, ondisk) == 0) {
-			const char *link = elf_handle_debuglink(&h);
-			if (link && *link) {
-				char *dir = xstrdup(ondisk);
-				char *slash = strrchr(dir, '/');
-				if (slash)
-					*slash = '\0';
-				else
-					dir[0] = '\0';
-				/* perf also tries the bare name (relative to the cwd) first */
-				add_candidate(c, xstrdup(link));
-				add_candidate(c, fmt("%s/%s", dir, link));
-				add_candidate(c, fmt("%s/.debug/%s", dir, link));
-				add_candidate(c, fmt("%s%s/%s", st->opts.debug_dir, dir, link));
-				free(dir);
-			}
-			elf_handle_close(&h);
-		}
+	if (d->kind == DSO_USER && is_regular_file(ondisk) && symfile_open(&h, ondisk) == 0) {
+		have_link = 1;
+		obj.debuglink = symfile_debuglink(&h);
 	}
-	if (d->build_id_size) {
-		const char *base = d->kind == DSO_VDSO ? "vdso" : "elf";
-		add_candidate(c, fmt("%s/.build-id/%.2s/%s/%s", st->opts.buildid_dir, hex, hex + 2, base));
-		add_candidate(c, fmt("%s/.build-id/%.2s/%s", st->opts.buildid_dir, hex, hex + 2));
-		add_candidate(c, fmt("%s/%s/%s/%s", st->opts.buildid_dir, d->path, hex, base));
-		add_candidate(c, fmt("%s/.build-id/%.2s/%s/debug", st->opts.buildid_dir, hex, hex + 2));
-	}
-	if (d->kind == DSO_USER) {
-		add_candidate(c, fmt("%s%s.debug", st->opts.debug_dir, d->path));
-		add_candidate(c, fmt("%s%s", st->opts.debug_dir, d->path));
-	}
-	if (d->build_id_size)
-		add_candidate(c, fmt("%s/.build-id/%.2s/%s.debug", st->opts.debug_dir, hex, hex + 2));
-	if (d->kind == DSO_USER)
-		add_candidate(c, xstrdup(ondisk));
+	debug_paths_list(&st->paths, d->kind == DSO_USER ? DEBUG_PATHS_SYMBOLS :
+			 DEBUG_PATHS_SYMBOLS_VDSO, &obj, c);
+	if (have_link)
+		symfile_close(&h);
 	free(ondisk);
 }
 
 static void load_elf_object(struct dso *d)
 {
-	struct candidates c = { 0 };
-	struct elf_handle syms = { .fd = -1 }, runtime = { .fd = -1 };
+	struct debug_paths_list c = { 0 };
+	struct symfile syms = { .fd = -1 }, runtime = { .fd = -1 };
 	int have_syms = 0, have_runtime = 0;
 
 	if (!d->build_id_size && d->kind == DSO_USER) {
 		/* Like perf: with no recorded build-id, take the one of the file on disk, so
 		 * /usr/lib/debug/.build-id and the cache can still be searched. */
-		char *ondisk = fmt("%s%s", d->store->opts.root_dir ? d->store->opts.root_dir : "",
-				   d->path);
-		struct elf_handle h;
-		if (is_regular_file(ondisk) && elf_handle_open(&h, ondisk) == 0) {
-			int n = elf_handle_build_id(&h, d->build_id, sizeof(d->build_id));
+		char *ondisk = debug_paths_on_disk(&d->store->paths, d->path);
+		struct symfile h;
+		if (is_regular_file(ondisk) && symfile_open(&h, ondisk) == 0) {
+			int n = symfile_build_id(&h, d->build_id, sizeof(d->build_id));
 			if (n > 0)
 				d->build_id_size = (size_t)n;
-			elf_handle_close(&h);
+			symfile_close(&h);
 		}
 		free(ondisk);
 	}
@@ -574,31 +365,34 @@ static void load_elf_object(struct dso *d)
 	int own_vdso = -1;
 	if (d->kind == DSO_VDSO && !d->build_id_size && !d->store->opts.root_dir) {
 		own_vdso = vdso_image_memfd();
-		if (own_vdso >= 0)
-			add_candidate(&c, fmt("/proc/self/fd/%d", own_vdso));
+		if (own_vdso >= 0) {
+			struct strbuf fd_path = STRBUF_INIT;
+			strbuf_addf(&fd_path, "/proc/self/fd/%d", own_vdso);
+			debug_paths_list_add(&c, fd_path.buf);
+		}
 	}
 	for (size_t i = 0; i < c.nr && !(have_syms && have_runtime); i++) {
-		struct elf_handle h;
-		if (elf_handle_open(&h, c.paths[i]) != 0)
+		struct symfile h;
+		if (symfile_open(&h, c.paths[i]) != 0)
 			continue;
 		if (d->build_id_size) {
 			/* perf always rejects a file whose build-id is not the recorded one */
 			uint8_t bid[MAX_BUILD_ID];
-			int n = elf_handle_build_id(&h, bid, sizeof(bid));
+			int n = symfile_build_id(&h, bid, sizeof(bid));
 			if (n < 0 || !build_id_equal(bid, (size_t)n, d->build_id, d->build_id_size)) {
-				elf_handle_close(&h);
+				symfile_close(&h);
 				continue;
 			}
 		}
 		int used = 0;
-		if (!have_syms && elf_handle_has_symtab(&h)) {
+		if (!have_syms && symfile_has_symtab(&h)) {
 			syms = h;
 			have_syms = used = 1;
 		}
-		if (!have_runtime && elf_handle_has_dynsym(&h)) {
+		if (!have_runtime && symfile_has_dynsym(&h)) {
 			if (used) {
 				/* same file serves both: reopen a second handle */
-				if (elf_handle_open(&runtime, c.paths[i]) == 0)
+				if (symfile_open(&runtime, c.paths[i]) == 0)
 					have_runtime = 1;
 			} else {
 				runtime = h;
@@ -606,24 +400,23 @@ static void load_elf_object(struct dso *d)
 			}
 		}
 		if (!used)
-			elf_handle_close(&h);
+			symfile_close(&h);
 	}
 	if (have_syms || have_runtime) {
-		struct elf_handle *s = have_syms ? &syms : &runtime;
-		struct elf_handle *r = have_runtime ? &runtime : &syms;
-		if (elf_load_symbols(&d->table, s, r) > 0)
+		struct symfile *s = have_syms ? &syms : &runtime;
+		struct symfile *r = have_runtime ? &runtime : &syms;
+		if (symfile_load_symbols(&d->table, s, r) > 0)
 			d->loaded_from = xstrdup(s->path);
-		d->text_offset = elf_handle_text_offset(r);
+		d->text_offset = symfile_text_offset(r);
 	} else if (d->build_id_size && d->kind == DSO_USER) {
-		char *ondisk = fmt("%s%s", d->store->opts.root_dir ? d->store->opts.root_dir : "",
-				   d->path);
+		char *ondisk = debug_paths_on_disk(&d->store->paths, d->path);
 		d->mismatch = is_regular_file(ondisk);
 		free(ondisk);
 	}
 	if (have_syms)
-		elf_handle_close(&syms);
+		symfile_close(&syms);
 	if (have_runtime)
-		elf_handle_close(&runtime);
+		symfile_close(&runtime);
 	if (own_vdso >= 0) {
 		close(own_vdso);
 		if (d->loaded_from) {
@@ -631,12 +424,10 @@ static void load_elf_object(struct dso *d)
 			d->loaded_from = xstrdup("[vdso] of the running kernel");
 		}
 	}
-	for (size_t i = 0; i < c.nr; i++)
-		free(c.paths[i]);
-	free(c.paths);
+	debug_paths_list_release(&c);
 }
 
-static void load_now(struct dso *d)
+void symbol_store_load_now(struct dso *d)
 {
 	if (d->loaded)
 		return;
@@ -651,7 +442,7 @@ static void load_now(struct dso *d)
 		load_kernel(d);
 		break;
 	case DSO_JIT_MAP: {
-		char *p = fmt("%s%s", d->store->opts.root_dir ? d->store->opts.root_dir : "", d->path);
+		char *p = debug_paths_on_disk(&d->store->paths, d->path);
 		if (perf_map_load(&d->table, p) > 0)
 			d->loaded_from = p;
 		else
@@ -663,190 +454,43 @@ static void load_now(struct dso *d)
 	}
 }
 
-static struct dwarf_lines *dwarf_now(struct dso *d)
+struct a2l *symbol_store_a2l_now(struct dso *d)
 {
-	load_now(d);
-	if (!d->dwarf_tried) {
-		d->dwarf_tried = 1;
+	symbol_store_load_now(d);
+	if (!d->a2l_tried) {
+		d->a2l_tried = 1;
 		/* perf asks addr2line about the file the symbols came from (which answers
 		 * by ELF symbols where there is no DWARF); not about [vdso] */
 		if (d->kind == DSO_USER && d->loaded_from)
-			d->dwarf = dwarf_lines_open(d->loaded_from);
+			d->a2l = a2l_open(d->loaded_from);
 	}
-	return d->dwarf;
+	return d->a2l;
 }
 
-/* ---- objects loaded on a second thread ------------------------------------------
- *
- * Reading an object's symbols and opening its DWARF (inflating glibc's debug sections)
- * are fixed costs of tens of milliseconds that depend on nothing but the file.  A
- * reader that will name frames later (tephra fold names each new stack at the end)
- * asks for them with symbol_store_prefetch as soon as it meets an object, and one
- * worker thread loads them while the records are still being read.
- *
- * Ownership: a queued dso belongs to the worker until the queue is empty again;
- * every public lookup first waits for that (settle), so a caller can never read a
- * dso the worker is writing.  The worker touches only the dsos it dequeues (never
- * the hash table) and the store's options, which do not change. */
-struct dso_request {
-	struct dso *d;
-	int dwarf;         /* open its DWARF too */
-	int inline_facts;  /* and work out the inline chain facts at ADDR */
-	uint64_t addr;
-};
-
-struct dso_prefetch {
-	pthread_t thread;
-	pthread_mutex_t lock;
-	pthread_cond_t wake;        /* a request was queued or freed up, or closing */
-	pthread_cond_t progress;    /* a request was finished */
-	struct dso_request *queue;  /* taken requests have d == NULL */
-	size_t head, nr, cap;
-	atomic_size_t outstanding;  /* requests queued and not finished */
-	const struct dso *working;  /* the dso the worker is loading (NULL: none) */
-	const struct dso *helping;  /* the dso the caller's thread is loading, see settle */
-	int closing;
-	struct hashmap asked;       /* (dso, address) of inline requests made (the
-				     * asking thread's alone) */
-};
+/* ---- objects loaded on a second thread (dso_prefetch.h) ------------------------ */
 
 /* One request: whichever thread runs it owns the dso meanwhile. */
 static void prefetch_run(struct dso_request rq)
 {
-	load_now(rq.d);
-	struct dwarf_lines *dl = rq.dwarf ? dwarf_now(rq.d) : NULL;
+	symbol_store_load_now(rq.d);
+	struct a2l *dl = rq.dwarf ? symbol_store_a2l_now(rq.d) : NULL;
 	/* inline_chain's question, asked ahead: only where it will be asked */
 	if (dl && rq.inline_facts && symbol_table_find(&rq.d->table, rq.addr))
-		dwarf_lines_prepare(dl, rq.addr + rq.d->text_offset);
-}
-
-/* Under LOCK: the first queued request whose dso is not BUSY (the other thread's), or
- * -1.  Requests of one dso thus run one at a time, in queue order. */
-static ptrdiff_t next_request(struct dso_prefetch *p, const struct dso *busy)
-{
-	while (p->head < p->nr && !p->queue[p->head].d)
-		p->head++;
-	if (p->head == p->nr) {
-		p->head = p->nr = 0;
-		return -1;
-	}
-	for (size_t i = p->head; i < p->nr; i++)
-		if (p->queue[i].d && p->queue[i].d != busy)
-			return (ptrdiff_t)i;
-	return -1;
-}
-
-/* Under LOCK (released meanwhile): runs queued request I, its dso marked as OWNER's
- * while it runs (the worker's or the helping caller's). */
-static void run_queued(struct dso_prefetch *p, size_t i, const struct dso **owner)
-{
-	struct dso_request rq = p->queue[i];
-	p->queue[i].d = NULL;
-	*owner = rq.d;
-	pthread_mutex_unlock(&p->lock);
-	prefetch_run(rq);
-	pthread_mutex_lock(&p->lock);
-	*owner = NULL;
-	atomic_fetch_sub_explicit(&p->outstanding, 1, memory_order_release);
-}
-
-static void *dso_prefetch_main(void *arg)
-{
-	struct dso_prefetch *p = arg;
-	ptrdiff_t i = -1;
-	pthread_mutex_lock(&p->lock);
-	for (;;) {
-		while (!p->closing && (i = next_request(p, p->helping)) < 0)
-			pthread_cond_wait(&p->wake, &p->lock);
-		if (p->closing)
-			break;
-		run_queued(p, (size_t)i, &p->working);
-		pthread_cond_broadcast(&p->progress);
-	}
-	pthread_mutex_unlock(&p->lock);
-	return NULL;
-}
-
-/* Returns once every request is finished: then all dsos are the caller's.  Meanwhile
- * the caller's thread runs the requests of other dsos than the worker's (at the end of
- * a fold the main thread would otherwise sit idle while the worker finishes). */
-static void settle(struct symbol_store *st)
-{
-	struct dso_prefetch *p = st->dso_prefetch;
-	if (!p || atomic_load_explicit(&p->outstanding, memory_order_acquire) == 0)
-		return;
-	pthread_mutex_lock(&p->lock);
-	while (atomic_load_explicit(&p->outstanding, memory_order_acquire) != 0) {
-		ptrdiff_t i = next_request(p, p->working);
-		if (i < 0) {
-			pthread_cond_wait(&p->progress, &p->lock);
-			continue;
-		}
-		run_queued(p, (size_t)i, &p->helping);
-		pthread_cond_signal(&p->wake); /* the worker may wait for that dso */
-	}
-	pthread_mutex_unlock(&p->lock);
-}
-
-void symbol_store_settle(struct symbol_store *st)
-{
-	settle(st);
-}
-
-static void dso_prefetch_stop(struct symbol_store *st)
-{
-	struct dso_prefetch *p = st->dso_prefetch;
-	if (!p)
-		return;
-	pthread_mutex_lock(&p->lock);
-	p->closing = 1;
-	p->head = p->nr; /* what is still queued is no longer wanted */
-	pthread_cond_signal(&p->wake);
-	pthread_mutex_unlock(&p->lock);
-	pthread_join(p->thread, NULL);
-	pthread_mutex_destroy(&p->lock);
-	pthread_cond_destroy(&p->wake);
-	pthread_cond_destroy(&p->progress);
-	free(p->queue);
-	hashmap_release(&p->asked);
-	free(p);
-	st->dso_prefetch = NULL;
+		a2l_prepare(dl, rq.addr + rq.d->text_offset);
 }
 
 /* The worker, started on first use; NULL when no thread can be made (then the lookups
  * load objects themselves). */
 static struct dso_prefetch *prefetch_worker(struct symbol_store *st)
 {
-	if (st->dso_prefetch)
-		return st->dso_prefetch;
-	struct dso_prefetch *p = xcalloc(1, sizeof(*p));
-	pthread_mutex_init(&p->lock, NULL);
-	pthread_cond_init(&p->wake, NULL);
-	pthread_cond_init(&p->progress, NULL);
-	atomic_init(&p->outstanding, 0);
-	hashmap_init(&p->asked);
-	if (pthread_create(&p->thread, NULL, dso_prefetch_main, p) != 0) {
-		pthread_mutex_destroy(&p->lock);
-		pthread_cond_destroy(&p->wake);
-		pthread_cond_destroy(&p->progress);
-		hashmap_release(&p->asked);
-		free(p);
-		return NULL;
-	}
-	return st->dso_prefetch = p;
+	if (!st->dso_prefetch)
+		st->dso_prefetch = dso_prefetch_new(prefetch_run);
+	return st->dso_prefetch;
 }
 
-static void prefetch_request(struct dso_prefetch *p, struct dso_request rq)
+void symbol_store_settle(struct symbol_store *st)
 {
-	pthread_mutex_lock(&p->lock);
-	if (p->nr == p->cap) {
-		p->cap = p->cap ? 2 * p->cap : 64;
-		p->queue = xrealloc(p->queue, p->cap * sizeof(*p->queue));
-	}
-	p->queue[p->nr++] = rq;
-	atomic_fetch_add_explicit(&p->outstanding, 1, memory_order_relaxed);
-	pthread_cond_signal(&p->wake);
-	pthread_mutex_unlock(&p->lock);
+	dso_prefetch_settle(st->dso_prefetch);
 }
 
 void symbol_store_prefetch(struct symbol_store *st, struct dso *d, int dwarf)
@@ -858,7 +502,7 @@ void symbol_store_prefetch(struct symbol_store *st, struct dso *d, int dwarf)
 	d->prefetch_asked = want;
 	struct dso_prefetch *p = prefetch_worker(st);
 	if (p)
-		prefetch_request(p, (struct dso_request){ .d = d, .dwarf = dwarf });
+		dso_prefetch_request(p, (struct dso_request){ .d = d, .dwarf = dwarf });
 }
 
 void symbol_store_prefetch_inline(struct symbol_store *st, struct dso *d, uint64_t addr)
@@ -870,152 +514,15 @@ void symbol_store_prefetch_inline(struct symbol_store *st, struct dso *d, uint64
 		return;
 	d->prefetch_asked = 2;
 	/* each (dso, address) once: the caller meets the same frames over and over */
-	struct { const struct dso *d; uint64_t addr; } key = { d, addr };
-	int created;
-	hashmap_intern(&p->asked, &key, sizeof(key), &created);
-	if (created)
-		prefetch_request(p, (struct dso_request){ .d = d, .dwarf = 1, .inline_facts = 1,
-							  .addr = addr });
+	if (dso_prefetch_first_ask(p, d, addr))
+		dso_prefetch_request(p, (struct dso_request){ .d = d, .dwarf = 1,
+							      .inline_facts = 1, .addr = addr });
 }
 
 int symbol_store_loading(const struct symbol_store *st)
 {
-	if (st->prefetch && !atomic_load(&st->prefetch->done))
+	if (st->prefetch && !kallsyms_prefetch_done(st->prefetch))
 		return 1;
-	return st->dso_prefetch &&
-	       atomic_load_explicit(&st->dso_prefetch->outstanding, memory_order_acquire) != 0;
+	return st->dso_prefetch && dso_prefetch_busy(st->dso_prefetch);
 }
 
-static void load(struct dso *d)
-{
-	settle(d->store);
-	load_now(d);
-}
-
-static struct dwarf_lines *dso_dwarf(struct dso *d)
-{
-	settle(d->store);
-	return dwarf_now(d);
-}
-
-const char *dso_loaded_from(struct dso *d)
-{
-	load(d);
-	return d->loaded_from;
-}
-
-const struct dso_symbol *dso_find_symbol(struct dso *d, uint64_t addr)
-{
-	load(d);
-	if (d->kind == DSO_KERNEL || d->kind == DSO_MODULE) {
-		if (!d->loaded_from)
-			return NULL;
-		return kallsyms_find(&d->store->kallsyms, d->module, addr);
-	}
-	return symbol_table_find(&d->table, addr);
-}
-
-
-struct inline_walk {
-	struct dso *d;
-	const char *base_name;
-	dso_inline_cb cb;
-	dso_inline_src_cb src_cb;
-	void *arg;
-};
-
-/* perf's srcline_from_fileline: the file's last component (addr2line's "??" when
- * unknown), a colon, the line (0 when unknown). */
-static char *srcline_text(const char *file, unsigned line)
-{
-	const char *f = file ? file : "??";
-	const char *slash = strrchr(f, '/');
-	if (slash)
-		f = slash + 1;
-	size_t n = strlen(f) + 16;
-	char *s = xmalloc(n);
-	snprintf(s, n, "%s:%u", f, line);
-	return s;
-}
-
-static void inline_record_cb(void *arg, const char *raw, const char *file, unsigned line)
-{
-	struct inline_walk *w = arg;
-	char *dem = w->d->table.demangle ? symbol_demangle(raw) : NULL;
-	const char *name = dem ? dem : raw;
-	int inlined = !(w->base_name && strcmp(name, w->base_name) == 0);
-
-	if (w->src_cb) {
-		char *src = srcline_text(file, line);
-		w->src_cb(w->arg, name, inlined, src);
-		free(src);
-	} else {
-		w->cb(w->arg, name, inlined);
-	}
-	free(dem);
-}
-
-static int inline_chain(struct dso *d, uint64_t addr, struct inline_walk *w)
-{
-	struct dwarf_lines *dl = dso_dwarf(d);
-	if (!dl)
-		return 0;
-	const struct dso_symbol *base = dso_find_symbol(d, addr);
-	if (!base) /* perf expands only frames it has a symbol for */
-		return 0;
-	w->d = d;
-	w->base_name = base->name;
-	return dwarf_lines_inline_records(dl, addr + d->text_offset, inline_record_cb, w);
-}
-
-int dso_inline_chain(struct dso *d, uint64_t addr, dso_inline_cb cb, void *arg)
-{
-	struct inline_walk w = { .cb = cb, .arg = arg };
-	return inline_chain(d, addr, &w);
-}
-
-int dso_inline_chain_srclines(struct dso *d, uint64_t addr, dso_inline_src_cb cb, void *arg)
-{
-	struct inline_walk w = { .src_cb = cb, .arg = arg };
-	return inline_chain(d, addr, &w);
-}
-
-int dso_frame_srcline(struct dso *d, uint64_t addr, char **text, uint64_t *file_addr)
-{
-	struct dwarf_lines *dl = dso_dwarf(d);
-	const char *file = NULL;
-	unsigned line = 0;
-	*text = NULL;
-	*file_addr = addr + d->text_offset;
-	if (!dl || !dwarf_lines_first_record(dl, addr + d->text_offset, &file, &line))
-		return -1;
-	char *s = srcline_text(file, line);
-	if (strncmp(s, "??:0", 4) == 0) { /* perf's "unknown": nothing printed */
-		free(s);
-		return 0;
-	}
-	*text = s;
-	return 1;
-}
-
-int dso_srcline(struct dso *d, uint64_t addr, const char **file, unsigned *line)
-{
-	struct dwarf_lines *dl = dso_dwarf(d);
-	if (!dl)
-		return -1;
-	return dwarf_lines_srcline(dl, addr + d->text_offset, file, line);
-}
-
-int dso_has_symbols(struct dso *d)
-{
-	load(d);
-	if (d->kind == DSO_KERNEL || d->kind == DSO_MODULE)
-		return d->loaded_from != NULL;
-	return d->table.nr > 0;
-}
-
-int dso_build_id_mismatch(struct dso *d)
-{
-	load(d);
-	return d->mismatch;
-}

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "base/xalloc.h"
-#include "symbol/demangle.h"
+#include "symbol/symbol_demangle.h"
 
 static void remember_name(struct symbol_table *t, char *name)
 {
@@ -48,8 +48,8 @@ static struct table_symbol *new_symbol(struct symbol_table *t, uint64_t start, u
 	s->order = t->next_order++;
 	if (t->perf_tree) {
 		if (s->order == 0)
-			prb_init(&t->tree);
-		prb_insert(&t->tree, s->order, start);
+			perf_rbtree_init(&t->tree);
+		perf_rbtree_insert(&t->tree, s->order, start);
 	}
 	s->binding = (uint8_t)binding;
 	t->nr++;
@@ -171,10 +171,10 @@ static void drop_aliases(struct symbol_table *t)
 			/* same erase sequence as perf's in-order walk */
 			if (!prefer_first(&t->syms[out - 1], &t->syms[i])) {
 				if (t->perf_tree)
-					prb_erase(&t->tree, t->syms[out - 1].order);
+					perf_rbtree_erase(&t->tree, t->syms[out - 1].order);
 				t->syms[out - 1] = t->syms[i];
 			} else if (t->perf_tree) {
-				prb_erase(&t->tree, t->syms[i].order);
+				perf_rbtree_erase(&t->tree, t->syms[i].order);
 			}
 			continue;
 		}
@@ -245,7 +245,7 @@ static struct table_symbol *tree_find(struct symbol_table *t, uint64_t addr)
 {
 	uint32_t n = t->tree.root;
 
-	while (n != PRB_NIL) {
+	while (n != PERF_RBTREE_NIL) {
 		struct table_symbol *s = &t->syms[t->pos_of_order[n]];
 		if (addr < s->pub.start)
 			n = t->tree.left[n];
@@ -296,6 +296,6 @@ void symbol_table_release(struct symbol_table *t)
 	free(t->syms);
 	free(t->pos_of_order);
 	if (t->perf_tree && t->next_order)
-		prb_release(&t->tree);
+		perf_rbtree_release(&t->tree);
 	memset(t, 0, sizeof(*t));
 }

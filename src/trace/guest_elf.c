@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "base/xalloc.h"
-#include "symbol/demangle.h"
+#include "symbol/symbol_demangle.h"
 
 #ifndef EM_RISCV
 #define EM_RISCV 243

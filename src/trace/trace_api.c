@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/api.h"
 #include "base/hashmap.h"
 #include "base/xalloc.h"
 #include "riscv/rv_tracker.h"
@@ -36,7 +37,7 @@ struct tephra_trace {
 	struct cs_host host;
 	struct cs_options csopts;
 	struct trace_thread *threads;
-	size_t nthreads;
+	size_t nthreads, cap_threads;
 	struct hashmap thread_ids; /* tid (hashmap_*_u64) -> entry index == index in threads */
 	size_t cur;
 	struct decoded cache[DECODE_SLOTS];
@@ -45,7 +46,11 @@ struct tephra_trace {
 static void add_thread(struct tephra_trace *t, uint64_t tid)
 {
 	hashmap_intern_u64(&t->thread_ids, tid, NULL);
-	t->threads = xrealloc(t->threads, (t->nthreads + 1) * sizeof(*t->threads));
+	if (t->nthreads == t->cap_threads) {
+		/* doubling: a log naming thousands of cpus adds them one by one */
+		t->cap_threads = t->cap_threads ? 2 * t->cap_threads : 4;
+		t->threads = xrealloc(t->threads, t->cap_threads * sizeof(*t->threads));
+	}
 	struct trace_thread *th = &t->threads[t->nthreads];
 	memset(th, 0, sizeof(*th));
 	th->tid = tid;
@@ -81,6 +86,7 @@ static void trace_start(struct tephra_trace *t, const struct guest_syms *syms)
 	add_thread(t, 0);
 }
 
+TEPHRA_API
 struct tephra_trace *tephra_trace_new(const struct tephra_trace_symbol *syms, size_t nsyms,
 				      const struct tephra_trace_options *opts)
 {
@@ -97,6 +103,7 @@ struct tephra_trace *tephra_trace_new(const struct tephra_trace_symbol *syms, si
 	return t;
 }
 
+TEPHRA_API
 struct tephra_trace *tephra_trace_new_elf(const char *path, const struct tephra_trace_options *opts,
 					  char *err, size_t errlen)
 {
@@ -118,7 +125,7 @@ struct tephra_trace *tephra_trace_new_elf(const char *path, const struct tephra_
 	return t;
 }
 
-void tephra_trace_free(struct tephra_trace *t)
+TEPHRA_API void tephra_trace_free(struct tephra_trace *t)
 {
 	if (!t)
 		return;
@@ -191,6 +198,7 @@ static unsigned step_decoded(struct tephra_trace *t, uint64_t pc, uint32_t bits)
 	return step_with(t, pc, decode(t, pc, bits));
 }
 
+TEPHRA_API
 int tephra_trace_step(struct tephra_trace *t, uint64_t pc, uint32_t insn_bits, unsigned insn_len)
 {
 	if (insn_len == 2)
@@ -237,7 +245,7 @@ static inline struct trace_thread *opened_thread(struct tephra_trace *t, uint64_
 	return th;
 }
 
-void tephra_trace_charge(struct tephra_trace *t, uint64_t pc, uint64_t count)
+TEPHRA_API void tephra_trace_charge(struct tephra_trace *t, uint64_t pc, uint64_t count)
 {
 	struct trace_thread *th = opened_thread(t, pc, 0);
 	if (t->flags & TEPHRA_TRACE_RAW)
@@ -246,7 +254,7 @@ void tephra_trace_charge(struct tephra_trace *t, uint64_t pc, uint64_t count)
 		*cs_counter(th->cs) += count;
 }
 
-int tephra_trace_transfer(struct tephra_trace *t, uint64_t from, uint64_t to, int kind)
+TEPHRA_API int tephra_trace_transfer(struct tephra_trace *t, uint64_t from, uint64_t to, int kind)
 {
 	int signal = kind >= TEPHRA_SIGNAL && kind <= TEPHRA_SIGNAL + 64;
 	if (!signal && (kind < TEPHRA_CALL || kind > TEPHRA_SIGRETURN))
@@ -301,23 +309,38 @@ uint64_t trace_async_entries(const struct tephra_trace *t)
 	return n;
 }
 
-void tephra_trace_thread(struct tephra_trace *t, uint64_t tid)
+TEPHRA_API void tephra_trace_thread(struct tephra_trace *t, uint64_t tid)
 {
 	trace_select_thread(t, tid, SIZE_MAX);
 }
 
-int tephra_trace_write_folded(struct tephra_trace *t, FILE *out)
+/* The folded profile of all threads, in a new table. */
+static struct fold_table *folded_table(const struct tephra_trace *t)
 {
 	struct fold_table *ft = fold_table_new();
 	struct trace_namer namer = trace_namer_syms(t->symp);
 	for (size_t i = 0; i < t->nthreads; i++)
 		trace_fold_add(ft, t->threads[i].cs, &namer, !!(t->flags & TEPHRA_TRACE_RAW));
+	return ft;
+}
+
+TEPHRA_API int tephra_trace_write_folded(struct tephra_trace *t, FILE *out)
+{
+	struct fold_table *ft = folded_table(t);
 	int rc = fold_table_write(ft, out);
 	fold_table_free(ft);
 	return rc;
 }
 
-void tephra_trace_counts(const struct tephra_trace *t, struct tephra_trace_counts *out)
+TEPHRA_API int tephra_trace_each_folded(struct tephra_trace *t, tephra_folded_fn fn, void *ctx)
+{
+	struct fold_table *ft = folded_table(t);
+	int rc = fold_table_each_line(ft, fn, ctx);
+	fold_table_free(ft);
+	return rc;
+}
+
+TEPHRA_API void tephra_trace_counts(const struct tephra_trace *t, struct tephra_trace_counts *out)
 {
 	struct trace_counts c = { 0 };
 	for (size_t i = 0; i < t->nthreads; i++)
@@ -331,6 +354,7 @@ void tephra_trace_counts(const struct tephra_trace *t, struct tephra_trace_count
 	out->signals = c.signals;
 }
 
+TEPHRA_API
 void tephra_trace_format_counts(const struct tephra_trace_counts *c, char *buf, size_t len)
 {
 	struct trace_counts tc = { c->instructions, c->calls, c->returns, c->tail_calls,

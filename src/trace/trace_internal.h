@@ -16,7 +16,8 @@ unsigned trace_step_pc(struct tephra_trace *t, uint64_t pc);
 const struct guest_elf *trace_elf(const struct tephra_trace *t);
 
 /* tephra_trace_thread, refusing (-1) a new thread once MAX_THREADS exist: each thread
- * costs tens of KiB, so a reader of untrusted input bounds how many it creates. */
+ * costs a few KiB and more as it runs, so a reader of untrusted input bounds how many
+ * it creates. */
 int trace_select_thread(struct tephra_trace *t, uint64_t tid, size_t max_threads);
 
 /* Arrivals, over all threads, where the previous instruction cannot lead (taken as

@@ -11,9 +11,9 @@
 
 /* The longest block QEMU translates (TCG_MAX_INSNS): a walk never goes further. */
 #define MAX_BLOCK_INSNS 512
-/* A call stack per cpu costs ~40 KiB: a log naming millions of cpus must not make
- * millions of them.  QEMU reuses the indexes of exited threads, so real logs of even
- * very threaded guests stay far below this. */
+/* A call stack per cpu costs ~2 KiB until it grows: a log naming millions of cpus must
+ * still not make millions of them.  QEMU reuses the indexes of exited threads, so real
+ * logs of even very threaded guests stay far below this. */
 #define MAX_CPUS 4096
 
 /* A stream where more than 1 arrival in 100 is somewhere the previous instruction cannot

@@ -14,10 +14,10 @@
 struct process_unwinder {
 	int32_t pid;
 	int used;                /* the slot belongs to PID (u may have been evicted) */
-	struct dwarf_unwinder *u;
+	struct unwinder *u;
 	size_t nr_modules;       /* u's modules when last counted */
 	uint64_t last_use;
-	struct dwarf_unwinder_stats evicted; /* counters of unwinders freed for this pid */
+	struct unwinder_stats evicted; /* counters of unwinders freed for this pid */
 };
 
 /* The recorded build-id of each map object, found once (objects are numbered densely). */
@@ -117,7 +117,7 @@ void sample_unwinder_free(struct sample_unwinder *su)
 		return;
 	for (size_t i = 0; i < su->cap_procs; i++)
 		if (su->procs[i].u)
-			dwarf_unwinder_free(su->procs[i].u);
+			unwinder_free(su->procs[i].u);
 	free(su->procs);
 	free(su->ids);
 	free(su->chain);
@@ -133,7 +133,7 @@ static size_t pid_slot(const struct process_unwinder *v, size_t cap, int32_t pid
 	return i;
 }
 
-static void add_stats(struct dwarf_unwinder_stats *to, const struct dwarf_unwinder_stats *st)
+static void add_stats(struct unwinder_stats *to, const struct unwinder_stats *st)
 {
 	to->nr_samples += st->nr_samples;
 	for (size_t k = 0; k <= UNWIND_ERROR; k++)
@@ -147,8 +147,8 @@ static void add_stats(struct dwarf_unwinder_stats *to, const struct dwarf_unwind
 
 static void evict(struct sample_unwinder *su, struct process_unwinder *p)
 {
-	add_stats(&p->evicted, dwarf_unwinder_stats(p->u));
-	dwarf_unwinder_free(p->u);
+	add_stats(&p->evicted, unwinder_stats(p->u));
+	unwinder_free(p->u);
 	p->u = NULL;
 	su->nr_modules -= p->nr_modules;
 	p->nr_modules = 0;
@@ -174,7 +174,7 @@ static void enforce_budget(struct sample_unwinder *su, const struct process_unwi
 
 static struct process_unwinder *process_unwinder(struct sample_unwinder *su, int32_t pid)
 {
-	struct dwarf_unwind_options opts = {
+	struct unwinder_options opts = {
 		.arch = su->arch, .find_map = find_map, .find_map_arg = su,
 		.libdwfl_only = su->libdwfl_only,
 	};
@@ -200,7 +200,7 @@ static struct process_unwinder *process_unwinder(struct sample_unwinder *su, int
 	}
 	if (!su->procs[i].u) {
 		/* Only an unsupported arch fails, and that was checked in _new. */
-		su->procs[i].u = dwarf_unwinder_new(&opts, &err);
+		su->procs[i].u = unwinder_new(&opts, &err);
 		if (!su->procs[i].u)
 			return NULL;
 	}
@@ -244,11 +244,11 @@ size_t sample_unwind_callchain(struct sample_unwinder *su, const struct thread *
 	if (!p)
 		return n;
 	su->thread = t;
-	dwarf_unwind_sample(p->u, &regs, &su->last);
+	unwinder_walk(p->u, &regs, &su->last);
 	su->thread = NULL;
 	p->last_use = ++su->clock;
 	su->nr_modules -= p->nr_modules;
-	p->nr_modules = dwarf_unwinder_nr_modules(p->u);
+	p->nr_modules = unwinder_nr_modules(p->u);
 	su->nr_modules += p->nr_modules;
 	enforce_budget(su, p);
 	if (su->last.nr_frames == 0)
@@ -291,7 +291,7 @@ const struct unwind_result *sample_unwinder_last(const struct sample_unwinder *s
 	return &su->last;
 }
 
-void sample_unwinder_stats(const struct sample_unwinder *su, struct dwarf_unwinder_stats *out,
+void sample_unwinder_stats(const struct sample_unwinder *su, struct unwinder_stats *out,
 			   size_t *nr_processes)
 {
 	memset(out, 0, sizeof(*out));
@@ -300,7 +300,7 @@ void sample_unwinder_stats(const struct sample_unwinder *su, struct dwarf_unwind
 			continue;
 		add_stats(out, &su->procs[i].evicted);
 		if (su->procs[i].u)
-			add_stats(out, dwarf_unwinder_stats(su->procs[i].u));
+			add_stats(out, unwinder_stats(su->procs[i].u));
 	}
 	*nr_processes = su->nr_procs;
 }

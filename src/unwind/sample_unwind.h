@@ -1,6 +1,6 @@
 /* sample_unwind.h - DWARF call graphs for perf.data samples.
  *
- * Glue between the recorded system (machine/) and the unwinder: one dwarf_unwinder per
+ * Glue between the recorded system (machine/) and the unwinder: one unwinder per
  * recorded process (its Dwfl and parsed CFI live as long as the process), mappings
  * answered by the machine model, build-ids from the header's BUILD_ID table.
  *
@@ -19,8 +19,8 @@
 
 #include "base/error.h"
 #include "machine/machine.h"
-#include "perfdata/perf_record_reader.h"
-#include "unwind/dwarf_unwind.h"
+#include "perfdata/perf_reader.h"
+#include "unwind/unwinder.h"
 
 struct sample_unwinder;
 
@@ -61,7 +61,7 @@ void sample_unwinder_set_libdwfl_only(struct sample_unwinder *su, int on);
 const struct unwind_result *sample_unwinder_last(const struct sample_unwinder *su);
 
 /* Totals over every process so far. */
-void sample_unwinder_stats(const struct sample_unwinder *su, struct dwarf_unwinder_stats *out,
+void sample_unwinder_stats(const struct sample_unwinder *su, struct unwinder_stats *out,
 			   size_t *nr_processes);
 
 #endif

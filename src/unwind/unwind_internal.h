@@ -1,5 +1,5 @@
-/* unwind_internal.h - the unwinder's state, shared by dwarf_unwind.c (sessions,
- * libdwfl walks, outcome) and fast_walk.c (walks on cached CFI rows).  Internal to
+/* unwind_internal.h - the unwinder's state, shared by unwinder.c (sessions,
+ * libdwfl walks, outcome) and unwind_fast_walk.c (walks on cached CFI rows).  Internal to
  * src/unwind. */
 #ifndef TEPHRA_UNWIND_UNWIND_INTERNAL_H
 #define TEPHRA_UNWIND_UNWIND_INTERNAL_H
@@ -10,16 +10,16 @@
 
 #include <elfutils/libdwfl.h>
 
-#include "unwind/cfi_rules.h"
-#include "unwind/dwarf_unwind.h"
+#include "unwind/cfi_row.h"
+#include "unwind/unwinder.h"
 #include "unwind/unwind_regs.h"
 #include "unwind/unwind_space.h"
 
 /* Beyond this distance above sp an address is no longer taken for stack memory. */
 #define STACK_REACH (8u << 20)
 
-struct dwarf_unwinder {
-	struct dwarf_unwind_options opts;
+struct unwinder {
+	struct unwinder_options opts;
 	const struct unwind_arch_desc *arch;
 	Dwfl_Callbacks dwfl_callbacks;
 	Dwfl *dwfl;
@@ -29,7 +29,7 @@ struct dwarf_unwinder {
 	Elf *arch_elf;
 	struct unwind_space space;
 	struct cfi_row_cache rows;   /* the fast path's decoded CFI rows */
-	struct dwarf_unwinder_stats stats;
+	struct unwinder_stats stats;
 
 	/* The walk in progress. */
 	const struct unwind_sample_regs *sample;
@@ -45,42 +45,54 @@ struct dwarf_unwinder {
 	/* the last memory read that failed since the last frame */
 	int read_failed;
 	uint64_t read_addr;
-	int read_was_stack;       /* inside the stack's reach but beyond the dump */
+	int read_was_stack;       /* inside the stack's reach but not wholly in the dump */
 	/* where the last frame's lookup pc stands */
 	int last_unmapped;
 	struct unwind_known_map *last_map;
-	/* frame 0 was a PLT stub without CFI, stepped by plt_step.c: the walks start at
+	/* frame 0 was a PLT stub without CFI, stepped by unwind_plt_step.c: the walks start at
 	 * its caller, which is not an activation */
 	int after_plt;
 };
 
-/* One 64-bit word of the sampled process at ADDR (see dwarf_unwind.c). */
-int unwind_read_word(struct dwarf_unwinder *u, uint64_t addr, uint64_t *value);
+/* One 64-bit word of the sampled process at ADDR (see unwinder.c). */
+int unwinder_read_word(struct unwinder *u, uint64_t addr, uint64_t *value);
 
-/* The same, inline where the word lies in the sample's stack copy (most reads of a
- * walk): the call is a noticeable share of a deep walk. */
-static inline int unwind_read_word_fast(struct dwarf_unwinder *u, uint64_t addr,
+/* The word at ADDR when it lies wholly in the sample's stack copy (1, noting how far
+ * into the dump the walk has read), else 0. */
+static inline int unwinder_read_dump_word(struct unwinder *u, uint64_t addr,
 					uint64_t *value)
 {
-	if (addr >= u->sp && addr - u->sp <= u->stack_avail &&
-	    u->stack_avail - (addr - u->sp) >= sizeof(*value)) {
-		memcpy(value, u->sample->stack + (addr - u->sp), sizeof(*value));
-		return 1;
-	}
-	return unwind_read_word(u, addr, value);
+	uint64_t end;
+
+	if (addr < u->sp || addr - u->sp > u->stack_avail ||
+	    u->stack_avail - (addr - u->sp) < sizeof(*value))
+		return 0;
+	memcpy(value, u->sample->stack + (addr - u->sp), sizeof(*value));
+	end = addr - u->sp + sizeof(*value);
+	if (end > u->res->stack_used)
+		u->res->stack_used = end;
+	return 1;
+}
+
+/* unwind_read_word, inline where the word lies in the sample's stack copy (most reads
+ * of a walk): the call is a noticeable share of a deep walk. */
+static inline int unwinder_read_word_fast(struct unwinder *u, uint64_t addr,
+					uint64_t *value)
+{
+	return unwinder_read_dump_word(u, addr, value) || unwinder_read_word(u, addr, value);
 }
 
 /* Ends the walk with status ST (the frame callback or the fast path decided it). */
-void unwind_stop(struct dwarf_unwinder *u, enum unwind_status st, uint64_t addr);
+void unwinder_stop(struct unwinder *u, enum unwind_status st, uint64_t addr);
 
 enum fast_walk_result {
-	FAST_DONE,     /* the walk ended (unwind_stop called, or an outermost / unreadable RA) */
+	FAST_DONE,     /* the walk ended (unwinder_stop called, or outermost / unreadable RA) */
 	FAST_LIBDWFL,  /* a frame needs libdwfl: walk this sample with it instead */
 	FAST_RESTART,  /* a mapping to learn or a session to rebuild (want_*) */
 };
 
-/* Walks the current sample on cached CFI rows (fast_walk.c). */
-enum fast_walk_result unwind_fast_walk(struct dwarf_unwinder *u);
+/* Walks the current sample on cached CFI rows (unwind_fast_walk.c). */
+enum fast_walk_result unwind_fast_walk(struct unwinder *u);
 
 enum plt_step_result {
 	PLT_NOT_HERE,  /* frame 0 is not a PLT stub without CFI: walk as usual */
@@ -88,7 +100,7 @@ enum plt_step_result {
 	PLT_RESTART,   /* a mapping to learn or a session to rebuild (want_*) */
 };
 
-/* Steps over frame 0 when it is a PLT stub that has no CFI (plt_step.c). */
-enum plt_step_result unwind_plt_step(struct dwarf_unwinder *u);
+/* Steps over frame 0 when it is a PLT stub that has no CFI (unwind_plt_step.c). */
+enum plt_step_result unwind_plt_step(struct unwinder *u);
 
 #endif

@@ -13,7 +13,7 @@
 
 #include <stdint.h>
 
-#include "unwind/dwarf_unwind.h"
+#include "unwind/unwinder.h"
 
 #define UNWIND_MAX_DWARF_REGS 32
 

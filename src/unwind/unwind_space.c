@@ -11,12 +11,20 @@
 
 #include "base/strbuf.h"
 #include "base/xalloc.h"
+#include "symbol/debug_paths.h"
 #include "symbol/vdso_image.h"
 
-void unwind_space_init(struct unwind_space *sp, const struct dwarf_unwind_options *opts)
+void unwind_space_init(struct unwind_space *sp, const struct unwinder_options *opts)
 {
 	memset(sp, 0, sizeof(*sp));
 	sp->opts = opts;
+	debug_paths_init(&sp->paths, opts->root_dir, NULL, opts->buildid_dir);
+}
+
+void unwind_space_release(struct unwind_space *sp)
+{
+	unwind_space_clear(sp);
+	debug_paths_release(&sp->paths);
 }
 
 void unwind_space_clear(struct unwind_space *sp)
@@ -180,25 +188,6 @@ static uint64_t map_bias(Elf *elf, const struct unwind_map *map, uint64_t addr)
 	return map->start - map->pgoff;
 }
 
-static void build_id_cache_path(struct strbuf *sb, const struct dwarf_unwind_options *o,
-				const struct unwind_map *map)
-{
-	const char *home = getenv("HOME");
-
-	strbuf_reset(sb);
-	if (o->buildid_dir)
-		strbuf_addstr(sb, o->buildid_dir);
-	else
-		strbuf_addf(sb, "%s/.debug", home ? home : "");
-	strbuf_addstr(sb, "/.build-id/");
-	for (size_t i = 0; i < map->build_id_size; i++) {
-		strbuf_addf(sb, "%02x", map->build_id[i]);
-		if (i == 0)
-			strbuf_addch(sb, '/');
-	}
-	strbuf_addstr(sb, "/elf");
-}
-
 static struct unwind_module *module_for(struct unwind_space *sp, const char *path,
 					const char *file, uint64_t bias)
 {
@@ -230,26 +219,29 @@ static struct unwind_module *module_add(struct unwind_space *sp, const char *pat
 
 void unwind_space_learn(struct unwind_space *sp, const struct unwind_map *map)
 {
-	const struct dwarf_unwind_options *o = sp->opts;
 	struct candidate c = { -1, NULL };
 	struct strbuf file = STRBUF_INIT;
+	struct debug_paths_list files = { 0 };
+	/* The cached copy's NAME stays "elf" even for [vdso], which perf caches as
+	 * "vdso": the unwinder then takes the running kernel's vdso (below), as it
+	 * always has. */
+	struct debug_paths_object obj = {
+		.path = map->path, .build_id = map->build_id,
+		.build_id_size = map->build_id ? map->build_id_size : 0,
+	};
 	const char *why = "no file";
 	struct unwind_module *m;
 	uint64_t bias = 0;
 	int found = 0, own_vdso = -1;
 
-	/* perf's build-id cache holds the very file that was recorded (and [vdso]). */
-	if (map->build_id && map->build_id_size > 0) {
-		build_id_cache_path(&file, o, map);
-		found = candidate_open(&c, file.buf, map, &why) == 0;
-	}
-	if (!found && map->path[0] == '/') {
+	/* perf's build-id cache holds the very file that was recorded, then the file */
+	debug_paths_list(&sp->paths, DEBUG_PATHS_UNWIND, &obj, &files);
+	for (size_t i = 0; i < files.nr && !found; i++) {
 		strbuf_reset(&file);
-		if (o->root_dir)
-			strbuf_addstr(&file, o->root_dir);
-		strbuf_addstr(&file, map->path);
+		strbuf_addstr(&file, files.paths[i]);
 		found = candidate_open(&c, file.buf, map, &why) == 0;
 	}
+	debug_paths_list_release(&files);
 	/* No saved copy of [vdso] (recorded with -N, or the cache is gone): this process's
 	 * own vdso, which is the recorded one when the recording was made under the running
 	 * kernel (a recorded build-id that differs refuses it).  Without its .eh_frame

@@ -13,7 +13,8 @@
 
 #include <elfutils/libdwfl.h>
 
-#include "unwind/dwarf_unwind.h"
+#include "symbol/debug_paths.h"
+#include "unwind/unwinder.h"
 
 struct unwind_module {
 	char *path;            /* as recorded */
@@ -34,7 +35,8 @@ struct unwind_known_map {
 };
 
 struct unwind_space {
-	const struct dwarf_unwind_options *opts;
+	const struct unwinder_options *opts;
+	struct debug_paths paths;   /* where the mapped files' copies are (opts) */
 	Dwfl *dwfl;                 /* owned by the caller; modules are reported into it */
 	struct unwind_module **modules;
 	size_t nr_modules, cap_modules;
@@ -56,7 +58,9 @@ enum unwind_space_lookup {
 	SPACE_CONTRADICTED, /* a known map no longer matches the callback: rebuild */
 };
 
-void unwind_space_init(struct unwind_space *sp, const struct dwarf_unwind_options *opts);
+void unwind_space_init(struct unwind_space *sp, const struct unwinder_options *opts);
+/* unwind_space_clear, and the end of SP. */
+void unwind_space_release(struct unwind_space *sp);
 /* Drops every map and module (the owner then ends its Dwfl and starts a new one). */
 void unwind_space_clear(struct unwind_space *sp);
 

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "fold/perf_script_text.h"
+#include "perfscript/perf_script_text.h"
 
 int main(int argc, char **argv)
 {

@@ -1,5 +1,5 @@
 # tests/hostile/lib.sh - shared by tests/hostile/*.test.sh (sourced, not run).
-# Each case runs the ASan+UBSan build under `timeout 20` and checks: the exit status
+# Each case runs the ASan+UBSan build under tests/bounded 20 (CPU seconds) and checks: the exit status
 # (never 124 = hang, 134 = abort, 139 = segfault), no sanitizer report, and for an
 # expected failure an error line on stderr that names the input file.
 set -u
@@ -16,10 +16,10 @@ ncases=0
 expect() {
 	local want=$1 name=$2; shift 2
 	ncases=$((ncases + 1))
-	timeout 20 "$@" >out.txt 2>err.txt
+	"$TOP/tests/bounded" 20 "$@" >out.txt 2>err.txt
 	local rc=$?
 	case $rc in
-	124) fail "hang (timeout 20 s): $*";;
+	124) fail "hang (20 s of CPU or 400 s of wall time): $*";;
 	134|139) head -n 20 err.txt; fail "crash (exit $rc): $*";;
 	esac
 	if grep -q 'ERROR: AddressSanitizer\|ERROR: LeakSanitizer\|runtime error:' err.txt; then

@@ -38,6 +38,7 @@ w("badtrace2.log", "Trace x: 0x1 [0/11000/0/0]\n")
 w("bigcpu.log", log(loop[:50], lambda i: 2**64 - 1 - (i % 2)) +
     "Trace 99999999999999999999999: 0x7f [0/11000/0/1]\n")
 w("manycpu.log", log([0x11000] * 5000, lambda i: i))   # 5000 distinct cpus
+w("cpu4096.log", log([0x11000] * 4096, lambda i: i))   # as many as a log may name
 w("bigpc.log", log([2**64 - 2, 2**64 - 4, 0, 0x11002, 0x11012]))
 w("flags.log", "Trace 0: 0x1 [0/11000/0/ffffffffffffffffffffff]\nTrace 0: 0x1 [0/11004/0/]\n"
     "Trace 0: 0x1 [0/1100c/0\n")
@@ -92,7 +93,7 @@ size=$(stat -c %s good.elf)
 for ((n = 0; n < size; n += 97)); do
 	head -c $n good.elf > cut.elf
 	ncases=$((ncases + 1))
-	timeout 20 "$T" trace --elf cut.elf good.pcs > /dev/null 2> err.txt
+	"$TOP/tests/bounded" 20 "$T" trace --elf cut.elf good.pcs > /dev/null 2> err.txt
 	rc=$?
 	case $rc in 0|1) ;; *) fail "truncated ELF ($n bytes): exit $rc";; esac
 	grep -q 'Sanitizer\|runtime error' err.txt && { cat err.txt; fail "truncated ELF ($n bytes)"; }
@@ -127,6 +128,26 @@ tr_ 1 "badtrace2.log: offset 0x0" --elf good.elf badtrace2.log
 tr_ 0 "" --elf good.elf bigcpu.log
 tr_ 1 "manycpu.log: offset 0x" --elf good.elf manycpu.log
 grep -q "more than 4096 distinct cpus" err.txt || fail "manycpu message"
+# 4096 cpus with one pc each is a log to accept, and a new cpu must cost little: at
+# ~40 KiB per call stack (a 1024-slot table and a 512-node slab per trie) this log took
+# 171 MB, and the thread array, grown by one entry per new cpu, was copied 4096 times
+# (7.7 GB copied in all: 36 s of CPU for manycpu.log under ASan).  Checked on peak RSS
+# (getrusage, no timing): of the plain build for what is kept (about 14 MB now), and of
+# the ASan build, whose quarantine keeps freed blocks (up to its size, 256 MB), so that
+# memory allocated and freed counts too (38 MB now; 336 MB with the old array growth).
+tr_ 0 "" --elf good.elf cpu4096.log
+echo "main 4096" | cmp -s - out.folded || { cat out.folded; fail "cpu4096.log folded"; }
+peak_rss() { # KiB of the command's peak RSS
+	python3 -c 'import resource, subprocess, sys
+subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)' "$@"
+}
+rss=$(peak_rss "$TEPHRA" trace --elf good.elf cpu4096.log -o rss.folded) ||
+	fail "cpu4096.log (plain build)"
+[ "$rss" -lt 40000 ] || fail "cpu4096.log: peak RSS $rss KiB for 4096 cpus of one pc each"
+rss=$(ASAN_OPTIONS=${ASAN_OPTIONS:-}:quarantine_size_mb=256 peak_rss "$T" trace --elf good.elf \
+	cpu4096.log -o rss.folded) || fail "cpu4096.log (ASan build)"
+[ "$rss" -lt 120000 ] || fail "cpu4096.log under ASan: peak RSS $rss KiB for 4096 cpus"
 tr_ 0 "" --elf good.elf bigpc.log
 tr_ 0 "" --elf good.elf flags.log
 tr_ 0 "" --elf good.elf --format qemu-log nul.log

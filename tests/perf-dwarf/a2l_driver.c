@@ -1,14 +1,14 @@
-/* a2l_driver.c - prints what tephra's dwarf_lines answers for each address read from
+/* a2l_driver.c - prints what tephra's a2l answers for each address read from
  * standard input (hex, one per line), in the text `addr2line -i -f -e FILE` prints
  * (records "name" then "file:line", "?" for line 0), with each file reduced to its
  * last component, as perf uses it.  Used by tests/perf-dwarf/addr2line.test.sh,
- * which builds it against build/libtephra.a.
+ * which builds it against build/libtephra-internal.a (internal names included).
  * Usage: a2l_driver FILE < addresses */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "symbol/dwarf_lines.h"
+#include "symbol/a2l.h"
 
 static void print_record(void *arg, const char *name, const char *file, unsigned line)
 {
@@ -28,7 +28,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: a2l_driver FILE < addresses\n");
 		return 2;
 	}
-	struct dwarf_lines *dl = dwarf_lines_open(argv[1]);
+	struct a2l *dl = a2l_open(argv[1]);
 	if (!dl) {
 		fprintf(stderr, "a2l_driver: %s: cannot open\n", argv[1]);
 		return 1;
@@ -37,9 +37,9 @@ int main(int argc, char **argv)
 	while (fgets(buf, sizeof(buf), stdin)) {
 		unsigned long long a = strtoull(buf, NULL, 16);
 		printf("0x%016llx\n", a);
-		if (dwarf_lines_inline_records(dl, a, print_record, NULL) == 0)
+		if (a2l_inline_records(dl, a, print_record, NULL) == 0)
 			printf("??\n??:0\n");
 	}
-	dwarf_lines_close(dl);
+	a2l_close(dl);
 	return 0;
 }

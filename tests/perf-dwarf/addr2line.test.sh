@@ -1,6 +1,6 @@
 # addr2line: perf 6.1 names inline frames and source lines by asking binutils'
 # `addr2line -i -f` (one process per object, so its lookups have memory).  The names
-# and positions tephra computes (src/symbol/dwarf_lines.c) must be addr2line's, record
+# and positions tephra computes (src/symbol/a2l.c) must be addr2line's, record
 # for record (file names reduced to their last component, as perf prints them), over
 # four addresses per function symbol (start, a third, two thirds, last byte), asked in
 # the same order, of: libc's and ld.so's debug files, libstdc++ (no DWARF: ELF symbols
@@ -11,8 +11,8 @@ export LC_ALL=C
 skip() { echo "$*"; exit 77; }
 command -v addr2line >/dev/null 2>&1 || skip "addr2line is not installed (Debian: binutils)"
 command -v python3 >/dev/null 2>&1 || skip "python3 is not installed"
-LIB=$TOP/build/libtephra.a
-[ -f "$LIB" ] || { echo "build/libtephra.a missing: run make"; exit 1; }
+LIB=$TOP/build/libtephra-internal.a
+[ -f "$LIB" ] || { echo "build/libtephra-internal.a missing: run make"; exit 1; }
 DRIVER=$TEST_TMP/a2l_driver
 cc -std=gnu11 -Wall -Wextra -Werror -O2 -D_GNU_SOURCE -I"$TOP/src" -o "$DRIVER" \
 	"$TOP/tests/perf-dwarf/a2l_driver.c" "$LIB" -ldw -lelf -lzstd -lz -ldeflate -liberty -lpthread -lm ||

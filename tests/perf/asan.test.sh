@@ -25,7 +25,7 @@ same_bytes "asan pipe: script -" "$TEST_TMP/pipe.perf" "$TEST_TMP/pipe.tephra"
 bad_input() { # NAME FILE
 	local rc
 	for cmd in script fold; do
-		timeout 20 "$TEPHRA_ASAN" "$cmd" -i "$2" >/dev/null 2>"$TEST_TMP/bad.err" </dev/null
+		"$TOP/tests/bounded" 20 "$TEPHRA_ASAN" "$cmd" -i "$2" >/dev/null 2>"$TEST_TMP/bad.err" </dev/null
 		rc=$?
 		if [ $rc -eq 124 ]; then fail "$1: tephra $cmd hangs"; continue; fi
 		if grep -q 'Sanitizer\|runtime error' "$TEST_TMP/bad.err"; then
@@ -53,7 +53,7 @@ for _ in range(200):
 open(sys.argv[2], 'wb').write(d)
 PY
 for cmd in script fold; do
-	timeout 60 "$TEPHRA_ASAN" "$cmd" -i "$TEST_TMP/scrambled.data" >/dev/null 2>"$TEST_TMP/scr.err"
+	"$TOP/tests/bounded" 60 "$TEPHRA_ASAN" "$cmd" -i "$TEST_TMP/scrambled.data" >/dev/null 2>"$TEST_TMP/scr.err"
 	rc=$?
 	[ $rc -ne 124 ] || fail "scrambled: tephra $cmd hangs"
 	if grep -q 'Sanitizer\|runtime error' "$TEST_TMP/scr.err"; then fail "scrambled: $cmd: sanitizer report"; head -n 15 "$TEST_TMP/scr.err"; fi

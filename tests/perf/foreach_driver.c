@@ -3,7 +3,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 
-#include "perfscript/perf_fold.h"
+#include "perffold/perf_fold.h"
 
 static void print_stack(void *arg, uint64_t time, const char *const *frames, size_t n,
 			uint64_t weight)

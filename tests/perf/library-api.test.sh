@@ -5,8 +5,8 @@
 . "$TOP/tests/perf/lib.sh"
 need_perf
 build_workloads
-[ -f "$TOP/build/libtephra.a" ] || skip "build/libtephra.a is not built"
-cc -std=gnu11 -O1 -I"$TOP/src" -o "$TEST_TMP/foreach" "$HERE/foreach_driver.c" "$TOP/build/libtephra.a" \
+[ -f "$TOP/build/libtephra-internal.a" ] || fail "build/libtephra-internal.a is not built (run make)"
+cc -std=gnu11 -O1 -I"$TOP/src" -o "$TEST_TMP/foreach" "$HERE/foreach_driver.c" "$TOP/build/libtephra-internal.a" \
 	$(pkg-config --libs libdw libelf libzstd zlib libdeflate 2>/dev/null || echo -ldw -lelf -lzstd -lz -ldeflate) -liberty -lpthread -lm ||
 	{ echo "building the driver failed"; exit 1; }
 # check_foreach NAME DATA: in time order, and summed equal to the fold

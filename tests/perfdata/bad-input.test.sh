@@ -27,9 +27,9 @@ run_bad() {
 	local f=$1 mode=$2 rc
 	runs=$((runs + 1))
 	if [ "${3:-}" = stdin ]; then
-		timeout 20 "$BIN" stat - < "$f" > out.txt 2> err.txt; rc=$?
+		"$TOP/tests/bounded" 20 "$BIN" stat - < "$f" > out.txt 2> err.txt; rc=$?
 	else
-		timeout 20 "$BIN" stat "$f" > out.txt 2> err.txt; rc=$?
+		"$TOP/tests/bounded" 20 "$BIN" stat "$f" > out.txt 2> err.txt; rc=$?
 	fi
 	if [ $rc -eq 124 ]; then echo "$f: hang (timeout)"; fail=1; return; fi
 	if grep -qE 'Sanitizer|runtime error|AddressSanitizer|LeakSanitizer' err.txt; then

@@ -12,7 +12,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "perfdata/perf_record_reader.h"
+#include "perfdata/perf_reader.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -6,7 +6,7 @@ t=$TEPHRA_ASAN
 fail() { echo "FAIL: $*"; exit 1; }
 run() { # expected-exit input... ; stderr kept in $d/err
 	local want=$1; shift
-	timeout 60 "$t" flamegraph "$@" -o "$d/out.svg" 2> "$d/err"
+	"$TOP/tests/bounded" 60 "$t" flamegraph "$@" -o "$d/out.svg" 2> "$d/err"
 	local rc=$?
 	grep -q 'Sanitizer\|runtime error' "$d/err" && { cat "$d/err"; fail "sanitizer report for $*"; }
 	[ "$want" = any ] && [ $rc -le 1 ] && return

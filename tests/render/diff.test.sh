@@ -16,6 +16,67 @@ for t in "$TEPHRA" "$TEPHRA_ASAN"; do
 	printf '%s\n' 'main;a 12 20' 'main;b 12 5' 'main;c;0x... 6 5' 'main;d 0 1' |
 		diff - "$d/out" || fail "diff -n -s --folded"
 done
+
+# -n as difffolded.pl -n: when the totals differ, before = int(before * total2 / total1),
+# perl's int() truncating.  Totals 4 and 6: a 3*6/4 = 4.5 -> 4, b 1*6/4 = 1.5 -> 1 (rounding
+# would give 5 and 2).
+printf '%s\n' 'm;a 3' 'm;b 1' > "$d/t1"
+printf '%s\n' 'm;a 3' 'm;b 3' > "$d/t2"
+"$TEPHRA" diff -n --folded "$d/t1" "$d/t2" > "$d/out"
+printf '%s\n' 'm;a 4 3' 'm;b 1 3' | diff - "$d/out" || fail "-n truncates"
+# Equal totals: difffolded.pl scales nothing, so fractions stay (totals 2 and 2).
+printf '%s\n' 'a 1.5' 'b 0.5' > "$d/e1"
+printf '%s\n' 'a 1' 'b 1' > "$d/e2"
+"$TEPHRA" diff -n --folded "$d/e1" "$d/e2" > "$d/out"
+printf '%s\n' 'a 1.5 1' 'b 0.5 1' | diff - "$d/out" || fail "-n with equal totals"
+# Perl multiplies whole numbers exactly in 64 bits and divides exactly when the quotient
+# is whole.  Totals 752 = 16*47 and 2121000463531903 = 47 * 45127669436849:
+# x = 336*2121000463531903/752 = 21*45127669436849 = 947681058173829 exactly, though in
+# doubles the product (7.1e17) rounds down and the quotient truncates to ...828;
+# y = 26*45127669436849 = 1173319405358074.
+printf '%s\n' 'x 336' 'y 416' > "$d/p1"
+printf '%s\n' 'x 2121000463531903' > "$d/p2"
+"$TEPHRA" diff -n --folded "$d/p1" "$d/p2" > "$d/out"
+printf '%s\n' 'x 947681058173829 2121000463531903' 'y 1173319405358074 0' |
+	diff - "$d/out" || fail "-n exact 64-bit quotient"
+# Only stacks an input names are printed, not their prefixes (here "a", whose count
+# by subtraction is 0 in whole numbers but not quite 0 in doubles once scaled), and a
+# named stack with a count of 0 is printed.  Totals 123456792 and 5000000007:
+# a;b 123456789*5000000007/123456792 = 4999999885.49... -> 4999999885,
+# a;c 3*5000000007/123456792 = 121.50... -> 121.
+printf '%s\n' 'a;b 123456789' 'a;c 3' 'z 0' > "$d/b"
+printf '%s\n' 'a;b 7' 'a;d 5000000000' > "$d/a"
+"$TEPHRA" diff --folded -n "$d/b" "$d/a" > "$d/out"
+printf '%s\n' 'a;b 4999999885 7' 'a;c 121 0' 'a;d 0 5000000000' 'z 0 0' |
+	diff - "$d/out" || fail "only named stacks"
+# Fractional counts print so that they read back exactly and as a count: whole numbers
+# in full, others in the fewest digits that give the same double (0.1 + 0.2 is the
+# double 0.30000000000000004; 14.2343983248722834234 reads as the double whose
+# shortest form is 14.234398324872284), never with an exponent (1e-05, 1.23457e+06,
+# and 2^52 as perl prints it, 4.5035996273705e+15).  A stack's count is the sum of its
+# lines, 0.1 + 0.1 = 0.2 for x, not x's total less its callee's (0.20000000000000004).
+printf '%s\n' 'f 1234567.25' 'g 0.1' 'g 0.2' 'h 0.00001' 'k 14.2343983248722834234' \
+	'big 2251799813685248' 'big 2251799813685248' 'x;y 0.1' 'x 0.1' 'x 0.1' > "$d/f1"
+printf '%s\n' 'f 1' > "$d/f2"
+"$TEPHRA" diff --folded "$d/f1" "$d/f2" > "$d/out"
+printf '%s\n' 'big 4503599627370496 0' 'f 1234567.25 1' 'g 0.30000000000000004 0' \
+	'h 0.00001 0' 'k 14.234398324872284 0' 'x 0.2 0' 'x;y 0.1 0' |
+	diff - "$d/out" || fail "fractional counts"
+# Python's floats are the same doubles: each printed count is the sum it should be.
+python3 - "$d/out" <<'PY' || fail "counts do not read back as the sums"
+import sys
+want = {"big": 2.0 ** 52, "f": 1234567.25, "g": 0.1 + 0.2, "h": 0.00001,
+        "k": 14.2343983248722834234, "x": 0.1 + 0.1, "x;y": 0.1}
+for line in open(sys.argv[1]):
+    stack, c1, c2 = line.split()
+    assert float(c1) == want[stack], line
+PY
+# ... and they are counts as folded readers take them (digits, maybe a fraction, at the
+# end of the line): tephra's own reader skips no line.
+! grep -Ev '^[^ ]+ [0-9]+(\.[0-9]+)? [0-9]+(\.[0-9]+)?$' "$d/out" || fail "count format"
+"$TEPHRA" flamegraph "$d/out" -o "$d/rt.svg" 2> "$d/err" && [ ! -s "$d/err" ] ||
+	fail "read back: $(cat "$d/err")"
+
 # SVG: widths from "after" (31 samples, 38.06 px each); a grew 10 of 31 = +32.26%, the
 # largest change: pure red; b shrank 5: blue with 210*(1-5/10) = 105 on red and green.
 "$TEPHRA" diff "$d/before.folded" "$d/after.folded" -o "$d/d.svg"

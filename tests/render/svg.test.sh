@@ -55,6 +55,44 @@ printf '%s\n' 'm;b 1' 'm;a 1' 'm;b 1' > "$d/t.folded"
 "$TEPHRA" flamegraph --flamechart "$d/t.folded" -o "$d/t.svg"
 [ "$(grep -c '<title>b (1 samples' "$d/t.svg")" = 2 ] || fail "flame chart merged b"
 has "$d/t.svg" '<title>a (1 samples, 33.33%)</title><rect x="403.3"'
+# Flame chart geometry, as flamegraph.pl --flamechart draws it: lines in order, a frame
+# continues only from the line right before (a stack that is a prefix of the previous one
+# continues its frames too), so a frame's own samples sit where they came in time.  8
+# samples, 147.5 px each, x = 10 + 147.5 * start:
+#   m 1       m opens at 0 (its own sample: 0-1)
+#   m;a 1     a opens at 1
+#   m;a;x 2   x opens at 2, lasts to 4
+#   m 1       a and x end at 4: a 1-4 (3 samples); m's own sample 4-5
+#   m;a 1     a new frame a at 5-6, not merged with the first a
+#   m;b 1     b opens at 6
+#   m;b 1     b continues: 6-8
+printf '%s\n' 'm 1' 'm;a 1' 'm;a;x 2' 'm 1' 'm;a 1' 'm;b 1' 'm;b 1' > "$d/c.folded"
+for t in "$TEPHRA" "$TEPHRA_ASAN"; do
+	"$t" flamegraph --flamechart "$d/c.folded" -o "$d/c.svg"
+	has "$d/c.svg" '<title>m (8 samples, 100.00%)</title><rect x="10.0" y="69.0" width="1180.0"'
+	has "$d/c.svg" '<title>a (3 samples, 37.50%)</title><rect x="157.5" y="53.0" width="442.5"'
+	has "$d/c.svg" '<title>x (2 samples, 25.00%)</title><rect x="305.0" y="37.0" width="295.0"'
+	has "$d/c.svg" '<title>a (1 samples, 12.50%)</title><rect x="747.5" y="53.0" width="147.5"'
+	has "$d/c.svg" '<title>b (2 samples, 25.00%)</title><rect x="895.0" y="53.0" width="295.0"'
+	[ "$(grep -c '^<g o=' "$d/c.svg")" = 6 ] || fail "flame chart: 6 frames expected"
+done
+# The first a's frame carries its offset and width in samples (for zoom and search).
+has "$d/c.svg" '<g o="1" w="3"><title>a (3 samples'
+# A stack repeated after its own prefix is a new frame: a;b at 0-1, a 1-2, a;b 2-3 (393.3 px
+# each); --reverse reverses each line first (b;a 1, a 1, b;a 1: b, a, b at the root).
+printf '%s\n' 'a;b 1' 'a 1' 'a;b 1' > "$d/p.folded"
+"$TEPHRA" flamegraph --flamechart "$d/p.folded" -o "$d/p.svg"
+has "$d/p.svg" '<title>a (3 samples, 100.00%)</title><rect x="10.0" y="53.0" width="1180.0"'
+has "$d/p.svg" '<title>b (1 samples, 33.33%)</title><rect x="10.0" y="37.0" width="393.3"'
+has "$d/p.svg" '<title>b (1 samples, 33.33%)</title><rect x="796.7" y="37.0" width="393.3"'
+"$TEPHRA" flamegraph --flamechart --reverse "$d/p.folded" -o "$d/pr.svg"
+has "$d/pr.svg" '<title>b (1 samples, 33.33%)</title><rect x="10.0" y="53.0" width="393.3"'
+has "$d/pr.svg" '<title>a (1 samples, 33.33%)</title><rect x="403.3" y="53.0" width="393.3"'
+has "$d/pr.svg" '<title>b (1 samples, 33.33%)</title><rect x="796.7" y="53.0" width="393.3"'
+# Two counts: the x axis is the second column (3 samples), as widths are.
+printf '%s\n' 'a;b 5 1' 'a 0 1' 'a;b 5 1' > "$d/p2.folded"
+"$TEPHRA" flamegraph --flamechart "$d/p2.folded" -o "$d/p2.svg"
+has "$d/p2.svg" '</title><rect x="796.7" y="37.0" width="393.3"'
 
 # --minwidth: 1000 samples, 1.18 px each; --minwidth 2 drops the 1-sample frame.
 printf '%s\n' 'big 999' 'small 1' > "$d/m.folded"

@@ -19,7 +19,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "perfdata/perf_record_reader.h"
+#include "perfdata/perf_reader.h"
 
 #define REC_SIZE 65528
 #define PER_FILE 50

@@ -26,7 +26,7 @@ static void push(struct perf_ordered_queue *q, char name, uint64_t time)
 	struct perf_queued_record r = { 0 };
 	r.time = time;
 	r.size = (uint32_t)name;
-	perf_queue_push(q, &r);
+	perf_ordered_queue_push(q, &r);
 }
 
 int main(void)
@@ -37,31 +37,31 @@ int main(void)
 	push(&q, 'a', 5);
 	push(&q, 'b', 3);
 	push(&q, 'c', 5);
-	if (perf_queue_flush_round(&q, sink, NULL) != 0) {
+	if (perf_ordered_queue_flush_round(&q, sink, NULL) != 0) {
 		fprintf(stderr, "FR1 delivered records\n");
 		fail = 1;
 	}
 	push(&q, 'd', 4);
 	push(&q, 'e', 9);
-	perf_queue_flush_round(&q, sink, NULL);
+	perf_ordered_queue_flush_round(&q, sink, NULL);
 	if (strcmp(got, "bdac")) {
 		fprintf(stderr, "after FR2: got %s, want bdac\n", got);
 		fail = 1;
 	}
-	perf_queue_flush_round(&q, sink, NULL);
-	perf_queue_flush_round(&q, sink, NULL);
+	perf_ordered_queue_flush_round(&q, sink, NULL);
+	perf_ordered_queue_flush_round(&q, sink, NULL);
 	push(&q, 'f', 2);
 	push(&q, 'g', 12);
-	perf_queue_flush_round(&q, sink, NULL);
+	perf_ordered_queue_flush_round(&q, sink, NULL);
 	if (strcmp(got, "bdacef")) {
 		fprintf(stderr, "after FR5: got %s, want bdacef\n", got);
 		fail = 1;
 	}
-	perf_queue_flush_all(&q, sink, NULL);
+	perf_ordered_queue_flush_all(&q, sink, NULL);
 	if (strcmp(got, "bdacefg")) {
 		fprintf(stderr, "final: got %s, want bdacefg\n", got);
 		fail = 1;
 	}
-	perf_queue_release(&q);
+	perf_ordered_queue_release(&q);
 	return fail;
 }

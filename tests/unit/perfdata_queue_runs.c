@@ -87,7 +87,7 @@ int main(void)
 					t += rnd(&state) % 3 == 0 ? 0 : rnd(&state) % 4;
 					rec.time = t;
 					rec.size = name;
-					perf_queue_push(&q, &rec);
+					perf_ordered_queue_push(&q, &rec);
 					model_push(&m, name, t);
 					name++;
 				}
@@ -100,10 +100,10 @@ int main(void)
 				nwant += model_flush(&m, m.limit, want + nwant);
 				m.limit = max;
 			}
-			perf_queue_flush_round(&q, sink, NULL);
+			perf_ordered_queue_flush_round(&q, sink, NULL);
 		}
 		nwant += model_flush(&m, UINT64_MAX, want + nwant);
-		perf_queue_flush_all(&q, sink, NULL);
+		perf_ordered_queue_flush_all(&q, sink, NULL);
 		if (ngot != nwant || memcmp(got, want, nwant * sizeof(*want))) {
 			size_t i = 0;
 			while (i < ngot && i < nwant && got[i] == want[i])
@@ -112,7 +112,7 @@ int main(void)
 				"difference at %zu\n", trial, ngot, nwant, i);
 			fail = 1;
 		}
-		perf_queue_release(&q);
+		perf_ordered_queue_release(&q);
 	}
 	return fail;
 }

@@ -19,7 +19,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "symbol/demangle.h"
+#include "symbol/symbol_demangle.h"
 #include "symbol/perf_rbtree.h"
 #include "symbol/symbol_store.h"
 #include "symbol/symbol_table.h"
@@ -309,14 +309,16 @@ static void test_kallsyms_and_jit(void)
 /* Checks red-black rules below N; returns the black height, -1 on a violation. */
 static int rb_check(const struct perf_rbtree *t, uint32_t n, uint64_t lo, uint64_t hi)
 {
-	if (n == PRB_NIL)
+	if (n == PERF_RBTREE_NIL)
 		return 1;
 	if (t->key[n] < lo || t->key[n] > hi)
 		return -1;
 	uint32_t l = t->left[n], r = t->right[n];
-	if (t->red[n] && ((l != PRB_NIL && t->red[l]) || (r != PRB_NIL && t->red[r])))
+	if (t->red[n] && ((l != PERF_RBTREE_NIL && t->red[l]) ||
+			  (r != PERF_RBTREE_NIL && t->red[r])))
 		return -1;
-	if ((l != PRB_NIL && t->parent[l] != n) || (r != PRB_NIL && t->parent[r] != n))
+	if ((l != PERF_RBTREE_NIL && t->parent[l] != n) ||
+	    (r != PERF_RBTREE_NIL && t->parent[r] != n))
 		return -1;
 	int hl = rb_check(t, l, lo, t->key[n]), hr = rb_check(t, r, t->key[n], hi);
 	if (hl < 0 || hr < 0 || hl != hr)
@@ -330,36 +332,36 @@ static void test_rbtree(void)
 {
 	struct perf_rbtree t;
 	unsigned seed = 7;
-	prb_init(&t);
+	perf_rbtree_init(&t);
 	enum { N = 3000 };
 	static uint8_t live[N];
 	memset(live, 0, sizeof(live));
 	for (uint32_t id = 0; id < N; id++) {
 		seed = seed * 1103515245u + 12345u;
-		prb_insert(&t, id, (seed >> 8) % 500);   /* many equal keys */
+		perf_rbtree_insert(&t, id, (seed >> 8) % 500);   /* many equal keys */
 		live[id] = 1;
 		if (id % 3 == 2) {
 			seed = seed * 1103515245u + 12345u;
 			uint32_t victim = (seed >> 8) % (id + 1);
 			if (live[victim]) {
-				prb_erase(&t, victim);
+				perf_rbtree_erase(&t, victim);
 				live[victim] = 0;
 			}
 		}
 		if (id % 97 == 0)
 			CHECK(rb_check(&t, t.root, 0, UINT64_MAX) > 0, "rbtree invalid after %u", id);
 	}
-	CHECK(t.root == PRB_NIL || !t.red[t.root], "red root");
+	CHECK(t.root == PERF_RBTREE_NIL || !t.red[t.root], "red root");
 	CHECK(rb_check(&t, t.root, 0, UINT64_MAX) > 0, "rbtree invalid at end");
 	size_t count = 0;
 	for (uint32_t id = 0; id < N; id++)
 		if (live[id]) {
-			prb_erase(&t, id);
+			perf_rbtree_erase(&t, id);
 			if (++count % 211 == 0)
 				CHECK(rb_check(&t, t.root, 0, UINT64_MAX) > 0, "invalid while draining");
 		}
-	CHECK(t.root == PRB_NIL, "tree not empty after erasing everything");
-	prb_release(&t);
+	CHECK(t.root == PERF_RBTREE_NIL, "tree not empty after erasing everything");
+	perf_rbtree_release(&t);
 }
 
 static void ignore_inline(void *arg, const char *name, int inlined)

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "unwind/dwarf_unwind.h"
+#include "unwind/unwinder.h"
 
 struct self_map {
 	uint64_t start, end, pgoff;
@@ -69,11 +69,11 @@ static uint64_t rnd(void)
 
 int main(void)
 {
-	struct dwarf_unwind_options opts = { .arch = UNWIND_ARCH_X86_64, .find_map = find_map };
-	struct dwarf_unwind_options slow_opts = { .arch = UNWIND_ARCH_X86_64, .find_map = find_map,
+	struct unwinder_options opts = { .arch = UNWIND_ARCH_X86_64, .find_map = find_map };
+	struct unwinder_options slow_opts = { .arch = UNWIND_ARCH_X86_64, .find_map = find_map,
 						  .libdwfl_only = 1 };
 	struct tephra_error err;
-	struct dwarf_unwinder *u, *slow;
+	struct unwinder *u, *slow;
 	struct unwind_frame frames[48], slow_frames[48];
 	static uint8_t stack[16384];
 	uint64_t regs[20]; /* popcount(0xff0fff) values */
@@ -83,8 +83,8 @@ int main(void)
 	int failures = 0;
 
 	read_self_maps();
-	u = dwarf_unwinder_new(&opts, &err);
-	slow = dwarf_unwinder_new(&slow_opts, &err);
+	u = unwinder_new(&opts, &err);
+	slow = unwinder_new(&slow_opts, &err);
 	if (!u || !slow) {
 		fprintf(stderr, "%s\n", err.msg);
 		return 1;
@@ -120,7 +120,7 @@ int main(void)
 			s.stack = NULL, s.stack_size = s.stack_dyn_size = 0;
 		if (rnd() % 20 == 0)
 			s.regs = NULL;
-		dwarf_unwind_sample(u, &s, &res);
+		unwinder_walk(u, &s, &res);
 		if (res.nr_frames > res.max_frames || (unsigned)res.status > UNWIND_ERROR) {
 			fprintf(stderr, "iteration %d: %zu frames of %zu, status %d\n", iter,
 				res.nr_frames, res.max_frames, (int)res.status);
@@ -129,9 +129,9 @@ int main(void)
 		{
 			struct unwind_result sr = { .frames = slow_frames, .max_frames = res.max_frames };
 
-			dwarf_unwind_sample(slow, &s, &sr);
+			unwinder_walk(slow, &s, &sr);
 			if (sr.nr_frames != res.nr_frames || sr.status != res.status ||
-			    sr.stack_needed != res.stack_needed ||
+			    sr.stack_needed != res.stack_needed || sr.stack_used != res.stack_used ||
 			    memcmp(slow_frames, frames, res.nr_frames * sizeof(frames[0]))) {
 				fprintf(stderr, "iteration %d: fast path %zu frames (%s), libdwfl %zu (%s)\n",
 					iter, res.nr_frames, unwind_status_name(res.status), sr.nr_frames,
@@ -151,7 +151,7 @@ int main(void)
 		memset(regs, 0, sizeof(regs));
 		regs[7] = 0x7ff000000000ULL;
 		regs[8] = 0x10; /* nothing is mapped at page 0 */
-		dwarf_unwind_sample(u, &s, &res);
+		unwinder_walk(u, &s, &res);
 		if (res.status != UNWIND_NO_MAP || res.nr_frames != 1 || res.addr != 0x10) {
 			fprintf(stderr, "unmapped ip: %s, %zu frames\n", unwind_status_name(res.status),
 				res.nr_frames);
@@ -159,10 +159,10 @@ int main(void)
 		}
 	}
 	printf("fast path walks: %lu of %lu\n",
-	       (unsigned long)dwarf_unwinder_stats(u)->nr_fast_walks,
-	       (unsigned long)dwarf_unwinder_stats(u)->nr_samples);
-	dwarf_unwinder_free(u);
-	dwarf_unwinder_free(slow);
+	       (unsigned long)unwinder_stats(u)->nr_fast_walks,
+	       (unsigned long)unwinder_stats(u)->nr_samples);
+	unwinder_free(u);
+	unwinder_free(slow);
 	printf("%d failure(s)\n", failures);
 	return failures ? 1 : 0;
 }

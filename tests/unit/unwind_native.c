@@ -18,7 +18,7 @@
 
 #include <elfutils/libdwfl.h>
 
-#include "unwind/dwarf_unwind.h"
+#include "unwind/unwinder.h"
 
 #if defined(__x86_64__)
 
@@ -226,7 +226,9 @@ static void print_frames(const struct unwind_result *res)
 		res->detail);
 }
 
-static NOFP void run_case(struct dwarf_unwinder *u, uint64_t dump, struct unwind_result *res)
+/* DUMP: the stack size asked for; COPIED: how much of it the "kernel" copied (dyn_size). */
+static NOFP void run_case(struct unwinder *u, uint64_t dump, uint64_t copied,
+			  struct unwind_result *res)
 {
 	struct captured c;
 	uint64_t regs[__builtin_popcountll(X86_REGS_MASK)];
@@ -248,16 +250,18 @@ static NOFP void run_case(struct dwarf_unwinder *u, uint64_t dump, struct unwind
 		.regs = regs,
 		.stack = c.stack,
 		.stack_size = c.stack_size,
-		.stack_dyn_size = c.stack_size,
+		.stack_dyn_size = copied < c.stack_size ? copied : c.stack_size,
 	};
-	dwarf_unwind_sample(u, &s, res);
+	unwinder_walk(u, &s, res);
 	free(c.stack);
 }
 
 __attribute__((optimize("omit-frame-pointer"))) int main(void)
 {
 	struct self_maps *sm = calloc(1, sizeof(*sm));
-	struct dwarf_unwind_options opts = {
+	uint64_t complete_used = 0;
+	size_t complete_frames = 0;
+	struct unwinder_options opts = {
 		.arch = UNWIND_ARCH_X86_64,
 		.find_map = find_map,
 		.find_map_arg = sm,
@@ -266,19 +270,19 @@ __attribute__((optimize("omit-frame-pointer"))) int main(void)
 	struct unwind_frame frames[64];
 	struct unwind_result res = { .frames = frames, .max_frames = 64 };
 	static const char *const expect[] = { "f3", "f2", "f1", "run_case", "main" };
-	struct dwarf_unwinder *u;
+	struct unwinder *u;
 
 	read_self_maps(sm);
 	CHECK(stack_top != 0, "no [stack] in /proc/self/maps");
 	oracle_open();
-	u = dwarf_unwinder_new(&opts, &err);
+	u = unwinder_new(&opts, &err);
 	if (!u) {
 		fprintf(stderr, "%s\n", err.msg);
 		return 1;
 	}
 
 	/* (a) the whole stack: f3 f2 f1 run_case main ... to the outermost frame */
-	run_case(u, 1 << 20, &res);
+	run_case(u, 1 << 20, 1 << 20, &res);
 	print_frames(&res);
 	CHECK(res.nr_frames >= 5, "only %zu frames", res.nr_frames);
 	for (size_t i = 0; i < 5 && i < res.nr_frames; i++) {
@@ -292,39 +296,44 @@ __attribute__((optimize("omit-frame-pointer"))) int main(void)
 		      frames[i].is_activation);
 	}
 	CHECK(res.status == UNWIND_COMPLETE, "status %s", unwind_status_name(res.status));
+	/* the highest word the walk read: the outermost frame's return address */
+	complete_used = res.stack_used;
+	complete_frames = res.nr_frames;
+	CHECK(complete_used >= 16 && complete_used % 8 == 0, "stack_used %" PRIu64, complete_used);
 
 	/* The same again: the modules are known now, the answer must not change. */
 	{
 		struct unwind_frame again_frames[64];
 		struct unwind_result again = { .frames = again_frames, .max_frames = 64 };
-		uint64_t reported = dwarf_unwinder_stats(u)->nr_modules_reported;
+		uint64_t reported = unwinder_stats(u)->nr_modules_reported;
 
-		run_case(u, 1 << 20, &again);
+		run_case(u, 1 << 20, 1 << 20, &again);
 		CHECK(again.nr_frames == res.nr_frames && again.status == res.status,
 		      "second walk: %zu frames (%s)", again.nr_frames,
 		      unwind_status_name(again.status));
-		CHECK(dwarf_unwinder_stats(u)->nr_modules_reported == reported,
+		CHECK(unwinder_stats(u)->nr_modules_reported == reported,
 		      "modules were reported again");
 	}
 
 	/* The fast path (cached CFI rows) and libdwfl's unwinder agree, full and cut. */
 	{
-		struct dwarf_unwind_options slow_opts = opts;
-		struct dwarf_unwinder *slow;
+		struct unwinder_options slow_opts = opts;
+		struct unwinder *slow;
 		struct unwind_frame fast_frames[64], slow_frames[64];
 		struct unwind_result fast = { .frames = fast_frames, .max_frames = 64 };
 		struct unwind_result sr = { .frames = slow_frames, .max_frames = 64 };
 
 		slow_opts.libdwfl_only = 1;
-		slow = dwarf_unwinder_new(&slow_opts, &err);
+		slow = unwinder_new(&slow_opts, &err);
 		CHECK(slow != NULL, "libdwfl-only unwinder");
 		for (int dump = 0; slow && dump < 2; dump++) {
-			uint64_t before = dwarf_unwinder_stats(u)->nr_fast_walks;
+			uint64_t before = unwinder_stats(u)->nr_fast_walks;
 
-			run_case(u, dump ? 64 : 1 << 20, &fast);
-			run_case(slow, dump ? 64 : 1 << 20, &sr);
+			run_case(u, dump ? 64 : 1 << 20, 1 << 20, &fast);
+			run_case(slow, dump ? 64 : 1 << 20, 1 << 20, &sr);
 			CHECK(fast.nr_frames == sr.nr_frames && fast.status == sr.status &&
-				      fast.stack_needed == sr.stack_needed,
+				      fast.stack_needed == sr.stack_needed &&
+				      fast.stack_used == sr.stack_used,
 			      "dump %d: fast %zu frames %s, libdwfl %zu frames %s", dump,
 			      fast.nr_frames, unwind_status_name(fast.status), sr.nr_frames,
 			      unwind_status_name(sr.status));
@@ -334,20 +343,46 @@ __attribute__((optimize("omit-frame-pointer"))) int main(void)
 				CHECK((i == 4 || fast_frames[i].pc == slow_frames[i].pc) &&
 					      fast_frames[i].is_activation == slow_frames[i].is_activation,
 				      "dump %d frame %zu differs", dump, i);
-			CHECK(dwarf_unwinder_stats(u)->nr_fast_walks == before + 1,
+			CHECK(unwinder_stats(u)->nr_fast_walks == before + 1,
 			      "dump %d: the fast path did not do the walk", dump);
 		}
-		dwarf_unwinder_free(slow);
+		unwinder_free(slow);
 	}
 
 	/* (b) a 64-byte dump: f3's frame fits, the rest does not */
-	run_case(u, 64, &res);
+	run_case(u, 64, 64, &res);
 	print_frames(&res);
 	CHECK(res.status == UNWIND_STACK_CUT, "status %s, expected stack cut short",
 	      unwind_status_name(res.status));
 	CHECK(res.stack_needed > 64, "stack_needed %" PRIu64, res.stack_needed);
 	CHECK(res.nr_frames >= 1 && !strncmp(function_at(frames[0].pc), "f3", 2),
 	      "partial stack lost its first frame");
+	CHECK(res.stack_used <= 64, "read %" PRIu64 " bytes of a 64-byte dump", res.stack_used);
+
+	/* (b2) the whole stack asked for, 64 bytes copied (the kernel's copy met a page it
+	 * could not read): the walk stops at the same place, but a larger dump would not
+	 * have helped, so it is not "stack cut short" */
+	run_case(u, 1 << 20, 64, &res);
+	CHECK(res.status == UNWIND_STACK_PARTIAL, "status %s, expected stack partly copied",
+	      unwind_status_name(res.status));
+	CHECK(res.stack_needed > 64 && res.stack_used <= 64, "stack_needed %" PRIu64
+	      ", stack_used %" PRIu64, res.stack_needed, res.stack_used);
+	CHECK(res.nr_frames >= 1 && !strncmp(function_at(frames[0].pc), "f3", 2),
+	      "partly copied stack lost its first frame");
+
+	/* (b3) a copy ending just after the outermost return address the walk of (a) read:
+	 * the walk is whole and says it read the copy's last word (perf never reads it);
+	 * ending just before it, the walk stops one frame short, partly copied */
+	run_case(u, 1 << 20, complete_used, &res);
+	CHECK(res.status == UNWIND_COMPLETE && res.nr_frames == complete_frames &&
+		      res.stack_used == complete_used,
+	      "copy of %" PRIu64 " bytes: %s, %zu frames, read %" PRIu64, complete_used,
+	      unwind_status_name(res.status), res.nr_frames, res.stack_used);
+	run_case(u, 1 << 20, complete_used - 8, &res);
+	CHECK(res.status == UNWIND_STACK_PARTIAL && res.nr_frames == complete_frames - 1 &&
+		      res.stack_needed == complete_used,
+	      "copy of %" PRIu64 " bytes: %s, %zu frames, needed %" PRIu64, complete_used - 8,
+	      unwind_status_name(res.status), res.nr_frames, res.stack_needed);
 
 	/* (e) the maps change under the unwinder, as after an exec: first the test binary's
 	 * mappings are said to be another file (/bin/true), then the truth again.  The
@@ -355,7 +390,7 @@ __attribute__((optimize("omit-frame-pointer"))) int main(void)
 	{
 		struct self_maps *saved = malloc(sizeof(*saved));
 		char self[512];
-		uint64_t rebuilds = dwarf_unwinder_stats(u)->nr_dwfl_rebuilds;
+		uint64_t rebuilds = unwinder_stats(u)->nr_dwfl_rebuilds;
 		ssize_t len = readlink("/proc/self/exe", self, sizeof(self) - 1);
 
 		CHECK(saved && len > 0, "readlink /proc/self/exe");
@@ -365,12 +400,12 @@ __attribute__((optimize("omit-frame-pointer"))) int main(void)
 			for (size_t i = 0; i < sm->n; i++)
 				if (!strcmp(sm->m[i].path, self))
 					snprintf(sm->m[i].path, sizeof(sm->m[i].path), "/bin/true");
-			run_case(u, 1 << 20, &res);
+			run_case(u, 1 << 20, 1 << 20, &res);
 			*sm = *saved;
-			run_case(u, 1 << 20, &res);
-			CHECK(dwarf_unwinder_stats(u)->nr_dwfl_rebuilds >= rebuilds + 2,
+			run_case(u, 1 << 20, 1 << 20, &res);
+			CHECK(unwinder_stats(u)->nr_dwfl_rebuilds >= rebuilds + 2,
 			      "maps changed twice, sessions rebuilt %lu times",
-			      (unsigned long)(dwarf_unwinder_stats(u)->nr_dwfl_rebuilds - rebuilds));
+			      (unsigned long)(unwinder_stats(u)->nr_dwfl_rebuilds - rebuilds));
 			CHECK(res.nr_frames >= 5 && res.status == UNWIND_COMPLETE &&
 				      !strncmp(function_at(frames[1].pc - 1), "f2", 2) &&
 				      !strncmp(function_at(frames[4].pc - 1), "main", 4),
@@ -382,7 +417,7 @@ __attribute__((optimize("omit-frame-pointer"))) int main(void)
 
 	/* (c) a frame buffer of 2 */
 	res.max_frames = 2;
-	run_case(u, 1 << 20, &res);
+	run_case(u, 1 << 20, 1 << 20, &res);
 	CHECK(res.status == UNWIND_MAX_FRAMES && res.nr_frames == 2, "max frames: %s, %zu",
 	      unwind_status_name(res.status), res.nr_frames);
 
@@ -392,12 +427,12 @@ __attribute__((optimize("omit-frame-pointer"))) int main(void)
 		struct unwind_sample_regs s = { .abi = 2, .regs_mask = 1, .regs = regs };
 
 		res.max_frames = 64;
-		dwarf_unwind_sample(u, &s, &res);
+		unwinder_walk(u, &s, &res);
 		CHECK(res.status == UNWIND_NO_REGS && res.nr_frames == 0, "no regs: %s",
 		      unwind_status_name(res.status));
 	}
 
-	dwarf_unwinder_free(u);
+	unwinder_free(u);
 	dwfl_end(oracle);
 	free(sm);
 	if (failures)

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "unwind/unwind_quality.h"
+#include "quality/unwind_quality.h"
 
 static void add(struct unwind_quality *q, enum unwind_status st, uint64_t needed,
 		const char *object)

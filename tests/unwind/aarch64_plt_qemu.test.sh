@@ -10,7 +10,7 @@
 # code, `complete`, on the fast path, and the same with --libdwfl-only.
 #
 # Linked with GNU ld and (when ld.lld is installed) with lld: neither writes CFI for the
-# aarch64 .plt, which the test checks first.  Without plt_step.c's aarch64 step libdwfl
+# aarch64 .plt, which the test checks first.  Without unwind_plt_step.c's aarch64 step libdwfl
 # falls back to frame pointers: f2 from x30, then its sp from x29, so the walk stops
 # there ("bad memory read", x29 garbage) or, with frame pointers (the "fp" case), goes
 # on from a wrong frame.

@@ -4,7 +4,10 @@
 # `perf record --call-graph dwarf`, compared sample by sample with `perf script` as in
 # perf_oracle (tests/unwind/lib.sh).  The interpreter binary is recorded directly:
 # through a wrapper script that execs it (pyenv shims, /usr/bin/env) perf 6.1's own
-# unwinding loses frames after the exec, and perf would be the wrong oracle.
+# unwinding loses frames after the exec, and perf would be the wrong oracle.  The
+# workload runs for 0.4 s of its own CPU time, not of wall time: on a busy machine it
+# would otherwise get a fraction of the samples, and of the allowance for perf's
+# errors (1% of the samples, tests/unwind/lib.sh).
 set -u
 work=${TEST_TMP:-$(mktemp -d)}
 [ -x "$TOP/build/unwind/unwind-dump" ] || { echo "build/unwind/unwind-dump is not built"; exit 1; }
@@ -13,8 +16,8 @@ command -v python3 >/dev/null || { echo "python3 is not installed"; exit 77; }
 python=$(python3 -c 'import os, sys; print(os.path.realpath(sys.executable))') || exit 1
 if ! perf record -q -F 999 --call-graph dwarf -o "$work/perf.data" "$python" -c '
 import json, time
-t = time.time()
-while time.time() - t < 0.4:
+t = time.process_time()
+while time.process_time() - t < 0.4:
     json.loads(json.dumps([{"a": i, "b": str(i)} for i in range(2000)]))
 ' >"$work/record.log" 2>&1; then
 	tail -n 3 "$work/record.log"

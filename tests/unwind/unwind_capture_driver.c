@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "unwind/dwarf_unwind.h"
+#include "unwind/unwinder.h"
 
 #define MAX_REGS 64
 #define MAX_MAPS 256
@@ -145,12 +145,12 @@ int main(int argc, char **argv)
 	static struct capture c;
 	const char *path = NULL;
 	uint64_t dump = UINT64_MAX;
-	struct dwarf_unwind_options opts = { .find_map = find_map, .find_map_arg = &c };
+	struct unwinder_options opts = { .find_map = find_map, .find_map_arg = &c };
 	struct tephra_error err = { { 0 } };
 	struct unwind_frame frames[128];
 	struct unwind_result res = { .frames = frames, .max_frames = 128 };
 	struct unwind_sample_regs s;
-	struct dwarf_unwinder *u;
+	struct unwinder *u;
 
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--dump") && i + 1 < argc)
@@ -170,7 +170,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s: architecture %s is not supported\n", path, c.arch);
 		return 1;
 	}
-	u = dwarf_unwinder_new(&opts, &err);
+	u = unwinder_new(&opts, &err);
 	if (!u) {
 		fprintf(stderr, "%s\n", err.msg);
 		return 1;
@@ -184,7 +184,7 @@ int main(int argc, char **argv)
 		.stack_size = dump < c.stack_size ? dump : c.stack_size,
 		.stack_dyn_size = dump < c.stack_size ? dump : c.stack_size,
 	};
-	dwarf_unwind_sample(u, &s, &res);
+	unwinder_walk(u, &s, &res);
 	printf("status %s", unwind_status_name(res.status));
 	if (res.status == UNWIND_STACK_CUT)
 		printf(" stack_needed %" PRIu64, res.stack_needed);
@@ -192,8 +192,8 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < res.nr_frames; i++)
 		printf("frame %#" PRIx64 " %#" PRIx64 "\n", frames[i].pc,
 		       unwind_frame_lookup_pc(&frames[i]));
-	printf("fast %" PRIu64 "\n", dwarf_unwinder_stats(u)->nr_fast_walks);
-	dwarf_unwinder_free(u);
+	printf("fast %" PRIu64 "\n", unwinder_stats(u)->nr_fast_walks);
+	unwinder_free(u);
 	free(c.stack);
 	return 0;
 }

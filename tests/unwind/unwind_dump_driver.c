@@ -4,13 +4,21 @@
  * return addresses), so the tests in tests/unwind can diff the two sample by sample.
  *
  *   unwind-dump [--stats] [--quiet] [--fresh] [--libdwfl-only] [--max-stack N]
- *               [--module-budget N] FILE
+ *               [--module-budget N] [--stack-use] FILE
  *   unwind-dump --quality FILE
+ *
+ * Each sample is headed by "TID SECS.NSECS: STATUS", with " (read the last word of the
+ * dump)" when the walk read the last 8 bytes of the copied stack, which perf 6.1 never
+ * reads (docs/unwind.md: the oracle tests need to know).
+ * --stack-use prints instead one line per sample, "TID SECS.NSECS STACK_USED DUMP STATUS":
+ * how far into the dump (bytes from sp) the walk read, the valid dump size, and the
+ * status with spaces as underscores (tests/unwind/perf_oracle_dump_ends makes samples
+ * whose copy ends exactly there).
  *
  * --libdwfl-only turns the fast path (cached CFI rows) off: every frame goes through
  * libdwfl's unwinder; the output must not change.
- * --quality only prints the stack-quality section through unwind_stat.h, the one-pass
- * API a report command uses (it must equal what --stats prints).
+ * --quality only prints the stack-quality section through unwind_stat.h (beside this file),
+ * a second way of reading the file in one pass (it must equal what --stats prints).
  * --module-budget N lowers the number of module files kept open over all processes
  * (sample_unwinder_set_module_budget), to exercise eviction; the output must not change.
  * --fresh gives every sample a new unwinder (modules reported and CFI parsed again for
@@ -27,10 +35,10 @@
 #include <time.h>
 
 #include "machine/machine.h"
-#include "perfdata/perf_record_reader.h"
+#include "perfdata/perf_reader.h"
 #include "unwind/sample_unwind.h"
-#include "unwind/unwind_quality.h"
-#include "unwind/unwind_stat.h"
+#include "quality/unwind_quality.h"
+#include "unwind_stat.h"
 
 #define PERF_SCRIPT_CHAIN_MAX 127 /* kernel entries kept from the recorded chain */
 
@@ -50,7 +58,8 @@ int main(int argc, char **argv)
 	struct sample_unwinder *su;
 	struct tephra_error err = { { 0 } };
 	struct perf_event ev;
-	int stats = 0, quiet = 0, fresh = 0, quality_only = 0, libdwfl_only = 0, rc = 0;
+	int stats = 0, quiet = 0, fresh = 0, quality_only = 0, libdwfl_only = 0, stack_use = 0;
+	int rc = 0;
 	size_t max_stack = 127, module_budget = 0;
 	const char *path = NULL;
 	uint64_t *chain;
@@ -69,6 +78,8 @@ int main(int argc, char **argv)
 			quality_only = 1;
 		else if (!strcmp(argv[i], "--libdwfl-only"))
 			libdwfl_only = 1;
+		else if (!strcmp(argv[i], "--stack-use"))
+			stack_use = 1;
 		else if (!strcmp(argv[i], "--max-stack") && i + 1 < argc)
 			max_stack = strtoul(argv[++i], NULL, 0);
 		else if (!strcmp(argv[i], "--module-budget") && i + 1 < argc)
@@ -78,7 +89,7 @@ int main(int argc, char **argv)
 	}
 	if (!path || max_stack == 0 || max_stack > 4096) {
 		fprintf(stderr, "usage: unwind-dump [--stats] [--quiet] [--fresh] [--libdwfl-only] [--max-stack N]\n"
-			"                   [--module-budget N] FILE\n"
+			"                   [--module-budget N] [--stack-use] FILE\n"
 			"       unwind-dump --quality FILE\n");
 		return 2;
 	}
@@ -117,6 +128,7 @@ int main(int argc, char **argv)
 		const struct perf_sample *s = &ev.u.sample;
 		const struct unwind_result *res;
 		const struct thread *t;
+		uint64_t dump;
 		size_t n, i;
 		double t0;
 
@@ -129,8 +141,9 @@ int main(int argc, char **argv)
 		if (!sample_has_user_stack(ev.desc, s)) {
 			/* perf prints such a sample without user frames; so do we */
 			if (!quiet)
-				printf("%u %" PRIu64 ".%09" PRIu64 ": no stack copied\n\n", s->tid,
-				       s->time / 1000000000, s->time % 1000000000);
+				printf(stack_use ? "%u %" PRIu64 ".%09" PRIu64 " 0 0 no_stack_copied\n"
+						 : "%u %" PRIu64 ".%09" PRIu64 ": no stack copied\n\n",
+				       s->tid, s->time / 1000000000, s->time % 1000000000);
 			continue;
 		}
 		t = machine_findnew_thread(machine, (int32_t)s->pid, (int32_t)s->tid);
@@ -150,16 +163,28 @@ int main(int argc, char **argv)
 		unwind_quality_add(quality, res, s->user_stack_size);
 		nr_samples++;
 		nr_frames += res->nr_frames;
+		dump = s->user_stack_dyn_size < s->user_stack_size ? s->user_stack_dyn_size
+								    : s->user_stack_size;
 		if (quiet)
 			continue;
+		if (stack_use) {
+			printf("%u %" PRIu64 ".%09" PRIu64 " %" PRIu64 " %" PRIu64 " ", s->tid,
+			       s->time / 1000000000, s->time % 1000000000, res->stack_used, dump);
+			for (const char *c = unwind_status_name(res->status); *c; c++)
+				putchar(*c == ' ' ? '_' : *c);
+			putchar('\n');
+			continue;
+		}
 		printf("%u %" PRIu64 ".%09" PRIu64 ": %s", s->tid, s->time / 1000000000,
 		       s->time % 1000000000, unwind_status_name(res->status));
-		if (res->status == UNWIND_STACK_CUT)
+		if (res->status == UNWIND_STACK_CUT || res->status == UNWIND_STACK_PARTIAL)
 			printf(" (needed %" PRIu64 " bytes of stack)", res->stack_needed);
 		else if (res->status == UNWIND_NO_CFI)
 			printf(" (%s: %s)", res->object, res->detail);
 		else if (res->status == UNWIND_ERROR)
 			printf(" (%s)", res->detail);
+		if (res->stack_used && res->stack_used == dump)
+			printf(" (read the last word of the dump)");
 		putchar('\n');
 		/* the user part: what follows the last PERF_CONTEXT_USER */
 		for (i = n; i > 0 && chain[i - 1] != PERF_CONTEXT_USER; i--)
@@ -176,7 +201,7 @@ int main(int argc, char **argv)
 	if (rc < 0)
 		fprintf(stderr, "unwind-dump: %s\n", err.msg);
 	if (stats) {
-		struct dwarf_unwinder_stats st;
+		struct unwinder_stats st;
 		size_t nr_procs;
 
 		sample_unwinder_stats(su, &st, &nr_procs);

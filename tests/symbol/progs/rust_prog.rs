@@ -1,10 +1,12 @@
 // Rust test program: generic and trait methods in a module, burning CPU.
+// A volatile read, not std::hint::black_box, keeps the loop honest: black_box is stable
+// only since rustc 1.66 and Debian 12 has 1.63.
 mod shapes {
     pub trait Area { fn area(&self) -> f64; }
     pub struct Square(pub f64);
     impl Area for Square {
         #[inline(never)]
-        fn area(&self) -> f64 { let mut s = 0.0; for i in 0..2000 { s += std::hint::black_box(self.0) * (i as f64).sqrt(); } s }
+        fn area(&self) -> f64 { let mut s = 0.0; for i in 0..2000 { s += unsafe { std::ptr::read_volatile(&self.0) } * (i as f64).sqrt(); } s }
     }
     #[inline(never)]
     pub fn total<T: Area>(items: &[T]) -> f64 { items.iter().map(|x| x.area()).sum() }

@@ -1,0 +1,649 @@
+/* perf_fold.c - perf.data → folded stacks (see perf_fold.h).
+ *
+ * Per sample only cheap work happens: its root (cached per thread) and one hash of its
+ * raw key — the addresses as recorded plus the versions of the maps they resolve in.
+ * Only a key never seen before is resolved (map lookups) and named, once per unique
+ * (object, address), from the very text perf script would print for the frame
+ * ("sym+0xoff (dso)"), split and renamed by the rules of fold/fold_naming.h, so the
+ * result is what `perf script | stackcollapse-perf.pl` gives. */
+#include "perffold/perf_fold.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "base/hashmap.h"
+#include "base/strbuf.h"
+#include "base/xalloc.h"
+#include "perffold/fold_roots.h"
+#include "session/perf_session.h"
+#include "quality/stack_quality.h"
+
+struct fold_run {
+	const struct perf_fold_options *o;
+	size_t max_stack;
+	struct frame *frames;
+	uint64_t *key;           /* raw key: [root id, maps versions, kind, nr, addresses...] */
+	uint64_t *addr_key;      /* resolved: [(obj id + 1, addr) per frame, outermost first] */
+	int have_event;          /* the event to fold is decided */
+	size_t event_index;
+	struct fold_roots roots;
+	uint64_t root;           /* the current sample's root id */
+	struct hashmap stacks;   /* raw key → summed weight */
+	uint32_t *stack_ids;     /* per raw key: offset of its folded frame ids in frame_ids */
+	uint32_t *stack_lens;    /* ... and their number */
+	uint32_t *stack_class;   /* ... and their stack_quality class (when quality;
+				  * CLASS_PENDING while the stack waits to be named) */
+	uint64_t *stack_samples; /* ... and, while CLASS_PENDING, its samples so far */
+	struct stack_quality *quality; /* NULL: not reported */
+	size_t cap_stacks;
+	struct hashmap names;    /* {obj id + 1, addr, java} → index into name_frames */
+	uint32_t *name_frames;   /* per name: offset into frame_ids */
+	uint32_t *name_counts;
+	struct printed_frame *name_printed; /* per name: how perf script prints the frame
+					     * (for the quality block) */
+	uint32_t *key_names;     /* per frame of the stack being named: its name */
+	struct printed_frame *printed; /* ... and how it prints, callee first */
+	uint32_t *frame_ids;     /* fold_table frame ids, concatenated */
+	size_t nr_frame_ids, cap_frame_ids, cap_names;
+	uint32_t *root_frames;   /* per root id: its fold_table frame id */
+	size_t cap_roots;
+	struct fold_table *table;
+	struct perf_session *session;
+	struct strbuf sb, text;
+	size_t cap_chain;
+	/* perf_foreach_stack */
+	void (*cb)(void *arg, uint64_t time, const char *const *frames, size_t n, uint64_t weight);
+	void *cb_arg;
+	const char **cb_frames;
+	size_t cap_cb_frames;
+	uint32_t *cb_ids;
+	size_t cap_cb_ids;
+	/* perf_fold_file names (and classifies, for the quality block) new stacks later
+	 * while symbols are still being loaded on other threads (symbol_store_loading:
+	 * the kernel's, and the objects and inline chains of new frames it hands to the
+	 * store's worker), so that reading records overlaps that: per pending stack, in
+	 * creation order, [stack index, root, n, then its addr_key's 2n words]. */
+	int defer_names;
+	uint64_t *prefetched;    /* prefetch_objects' filter (PREFETCH_FILTER tags) */
+	uint64_t *pending;
+	size_t nr_pending, cap_pending;   /* in words */
+};
+
+static int event_matches(const char *want, const char *name)
+{
+	if (!name)
+		return 0;
+	if (!strcmp(want, name))
+		return 1;
+	/* "cpu-clock" also selects "cpu-clock:ppp" */
+	size_t n = strlen(want);
+	return !strncmp(want, name, n) && name[n] == ':';
+}
+
+#define PERF_ATTR_TYPE_TRACEPOINT 2 /* perf_event_attr.type */
+
+static uint64_t sample_weight(const struct perf_fold_options *o, const struct perf_session_sample *ps)
+{
+	const struct perf_sample *s = ps->sample;
+	if (ps->desc->attr.type == PERF_ATTR_TYPE_TRACEPOINT)
+		return 1;
+	/* stackcollapse-perf.pl sums the period column, counting a missing or 0 period as 1 */
+	if (o->weight == PERF_FOLD_WEIGHT_SAMPLES || !s->period)
+		return 1;
+	return s->period;
+}
+
+#define FRAME_UNWOUND (1ULL << 63) /* in a frame key's object word: unwound from DWARF */
+/* The key of a sample before any lookup: its root, the versions of the maps its
+ * addresses are resolved in, and its raw addresses.  Equal keys resolve to equal stacks,
+ * so only a new key costs map lookups and symbols.  Returns its length in words. */
+static size_t raw_key(struct fold_run *r, const struct perf_session_sample *ps, int callchain)
+{
+	const struct perf_sample *s = ps->sample;
+	const uint64_t *ips = callchain ? s->callchain : &s->ip;
+	uint64_t nr = callchain ? s->nr_callchain : 1;
+	if (nr > r->cap_chain) {
+		r->cap_chain = nr;
+		r->key = xrealloc(r->key, (5 + nr) * sizeof(*r->key));
+	}
+	r->key[0] = r->root;
+	r->key[1] = ps->thread->maps->version;
+	r->key[2] = machine_kernel_maps_version(r->session->machine);
+	/* the sampled ip resolves by cpumode; unwound user frames name their inlines */
+	r->key[3] = callchain ? (uint64_t)ps->unwound : 2 + ps->cpumode;
+	r->key[4] = nr;
+	memcpy(r->key + 5, ips, nr * sizeof(*ips));
+	return 5 + nr;
+}
+
+/* Resolves a sample's addresses into r->addr_key; returns the number of frames. */
+static size_t resolve_sample(struct fold_run *r, const struct perf_session_sample *ps,
+			     int callchain)
+{
+	const struct perf_sample *s = ps->sample;
+	size_t n;
+	if (callchain) {
+		n = frame_resolve_callchain(&r->session->resolver, ps->thread, s->callchain,
+					    s->nr_callchain, r->max_stack, ps->unwound, r->frames);
+	} else {
+		/* Without callchains stackcollapse-perf.pl folds nothing at all (perf script
+		 * prints no blank line between such samples); we fold the sampled ip as a
+		 * one-frame stack instead, named as perf script prints it. */
+		frame_resolve_sample_ip(&r->session->resolver, ps->thread, ps->cpumode, s->ip,
+					&r->frames[0]);
+		n = 1;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct frame *f = &r->frames[n - 1 - i];
+		r->addr_key[2 * i] = (f->obj ? (uint64_t)f->obj->id + 1 : 0) |
+				     (f->unwound ? FRAME_UNWOUND : 0);
+		r->addr_key[2 * i + 1] = f->addr;
+	}
+	return n;
+}
+
+/* Which samples are folded: only one event, the first one seen (stackcollapse-perf.pl
+ * keeps the first event of perf script's text) or the one asked for. */
+static int keep_sample(struct fold_run *r, const struct perf_session_sample *ps)
+{
+	/* A tracepoint's header line ends with its fields, not "event:", so the script
+	 * neither filters it nor takes it as the first event (and weighs it 1). */
+	if (ps->desc->attr.type == PERF_ATTR_TYPE_TRACEPOINT)
+		return 1;
+	if (!r->have_event) {
+		if (r->o->event && !event_matches(r->o->event, ps->desc->name))
+			return 0;
+		r->have_event = 1;
+		r->event_index = ps->event_index;
+	}
+	return ps->event_index == r->event_index;
+}
+
+static void add_frame_ids(struct fold_run *r, const char *text, size_t len)
+{
+	/* a name may hold several frames ("a;b_[i]"): the script's ';' is a separator */
+	size_t start = 0;
+	for (size_t i = 0; i <= len; i++) {
+		if (i < len && text[i] != ';')
+			continue;
+		if (r->nr_frame_ids == r->cap_frame_ids) {
+			r->cap_frame_ids = r->cap_frame_ids ? r->cap_frame_ids * 2 : 1024;
+			r->frame_ids = xrealloc(r->frame_ids, r->cap_frame_ids * sizeof(*r->frame_ids));
+		}
+		r->frame_ids[r->nr_frame_ids++] = fold_table_frame(r->table, text + start, i - start);
+		start = i + 1;
+	}
+}
+
+/* Folds one line perf script would print, "TEXT (DSO)" with TEXT "sym+0xoff", adding
+ * its frame ids (none when the script drops it). */
+static void fold_printed_frame(struct fold_run *r, const char *text, const char *dso,
+			       uint64_t addr, int java, unsigned frame_flags, const char *suffix)
+{
+	struct strbuf *t = &r->text;
+	strbuf_reset(t);
+	strbuf_addstr(t, text);
+	strbuf_addstr(t, " (");
+	strbuf_addstr(t, dso);
+	strbuf_addch(t, ')');
+	/* split as the script's /(.+) \((.*)\)/ does: at the last " (" */
+	size_t open = 0;
+	for (size_t j = 1; j + 1 < t->len; j++)
+		if (t->buf[j] == ' ' && t->buf[j + 1] == '(')
+			open = j;
+	size_t sym_len = fold_strip_offset(t->buf, open);
+	char pc[20];
+	int pc_len = snprintf(pc, sizeof(pc), "%llx", (unsigned long long)addr);
+	strbuf_reset(&r->sb);
+	unsigned flags = (r->o->name_flags & ~(unsigned)FOLD_INLINED) | frame_flags;
+	if (java)
+		flags |= FOLD_JAVA;
+	if (fold_name_frame_text(&r->sb, t->buf, sym_len, t->buf + open + 2, t->len - open - 3,
+				 pc, (size_t)pc_len, flags)) {
+		if (suffix)
+			strbuf_addstr(&r->sb, suffix);
+		add_frame_ids(r, r->sb.buf, r->sb.len);
+	}
+}
+
+/* The name of one (object, address): its folded frame ids, made once.  Returns its
+ * index (name_frames, name_counts, name_printed). */
+static size_t frame_name(struct fold_run *r, uint64_t obj_word, uint64_t addr, int java)
+{
+	uint64_t k[3] = { obj_word, addr, (uint64_t)java };
+	int created;
+	size_t i = hashmap_intern(&r->names, k, sizeof(k), &created);
+	if (created) {
+		if (i >= r->cap_names) {
+			r->cap_names = r->cap_names ? r->cap_names * 2 : 1024;
+			r->name_frames = xrealloc(r->name_frames, r->cap_names * sizeof(*r->name_frames));
+			r->name_counts = xrealloc(r->name_counts, r->cap_names * sizeof(*r->name_counts));
+			r->name_printed = xrealloc(r->name_printed,
+						   r->cap_names * sizeof(*r->name_printed));
+		}
+		uint64_t obj_id1 = obj_word & ~FRAME_UNWOUND;
+		struct frame f = { addr, addr, NULL, (obj_word & FRAME_UNWOUND) != 0 };
+		if (obj_id1)
+			f.obj = machine_object(r->session->machine, (uint32_t)(obj_id1 - 1));
+		/* --inline: every user frame is expanded as perf expands unwound ones (and as
+		 * the script's --inline does with addr2line -i), the inlined ones marked _[i] */
+		int inline_mode = (r->o->name_flags & FOLD_INLINED) != 0;
+		if (inline_mode)
+			f.unwound = 1;
+		struct frame_resolver *fr = &r->session->resolver;
+		const struct dso_symbol *sym = frame_symbol(fr, &f);
+		const char *const *names;
+		const unsigned char *inlined;
+		size_t n_inl = frame_inlines(fr, &f, &names, &inlined);
+		struct strbuf text = STRBUF_INIT, line = STRBUF_INIT;
+		const char *suffix = NULL;
+		if (r->o->srcline && f.obj && f.obj->dso && !f.obj->kernel) {
+			const char *file;
+			unsigned lineno;
+			if (!dso_srcline(f.obj->dso, addr, &file, &lineno)) {
+				const char *base = strrchr(file, '/');
+				strbuf_addf(&line, ":%s:%u", base ? base + 1 : file, lineno);
+				suffix = line.buf;
+			}
+		}
+		r->name_frames[i] = (uint32_t)r->nr_frame_ids;
+		if (n_inl) {
+			/* perf prints the inlined functions innermost first; the script
+			 * prepends each line, so the outermost comes first here.  The source
+			 * line of the address belongs to the innermost one. */
+			for (size_t j = n_inl; j-- > 0;) {
+				strbuf_reset(&text);
+				strbuf_addf(&text, "%s+0x%llx", names[j],
+					    (unsigned long long)(addr - (sym ? sym->start : 0)));
+				fold_printed_frame(r, text.buf, inlined[j] ? "inlined" : f.obj->name,
+						   addr, java,
+						   inline_mode && inlined[j] ? (unsigned)FOLD_INLINED : 0,
+						   j == 0 ? suffix : NULL);
+			}
+		} else {
+			if (sym)
+				strbuf_addf(&text, "%s+0x%llx", sym->name,
+					    (unsigned long long)(addr - sym->start));
+			else
+				strbuf_addstr(&text, "[unknown]");
+			fold_printed_frame(r, text.buf, f.obj ? f.obj->name : "[unknown]", addr, java,
+					   0, suffix);
+		}
+		strbuf_release(&line);
+		strbuf_release(&text);
+		r->name_counts[i] = (uint32_t)(r->nr_frame_ids - r->name_frames[i]);
+		/* perf script expands only the frames it unwound (--inline expands them all) */
+		if (n_inl && (obj_word & FRAME_UNWOUND))
+			r->name_printed[i] = (struct printed_frame){ (uint32_t)n_inl, 0 };
+		else
+			r->name_printed[i] = (struct printed_frame){ 1, sym == NULL };
+	}
+	return i;
+}
+
+static uint32_t root_frame(struct fold_run *r, uint32_t id)
+{
+	while (id >= r->cap_roots) {
+		size_t old = r->cap_roots;
+		r->cap_roots = old ? old * 2 : 256;
+		r->root_frames = xrealloc(r->root_frames, r->cap_roots * sizeof(*r->root_frames));
+		memset(r->root_frames + old, 0xff, (r->cap_roots - old) * sizeof(*r->root_frames));
+	}
+	if (r->root_frames[id] == UINT32_MAX) {
+		size_t len;
+		const char *name = fold_roots_name(&r->roots, id, &len);
+		r->root_frames[id] = fold_table_frame(r->table, name, len);
+	}
+	return r->root_frames[id];
+}
+
+/* Folded frame ids of root ROOT and frames ADDR_KEY[0..2N) into IDS (growable). */
+static size_t key_frames(struct fold_run *r, uint32_t root_index, const uint64_t *addr_key,
+			 size_t n_frames, uint32_t **ids, size_t *cap)
+{
+	uint32_t root = root_frame(r, root_index);
+	size_t root_len;
+	const char *root_name = fold_roots_name(&r->roots, root_index, &root_len);
+	int java = fold_root_is_java(root_name, root_len);
+	size_t n = 0;
+	if (*cap < 1) {
+		*cap = 64;
+		*ids = xrealloc(*ids, *cap * sizeof(**ids));
+	}
+	(*ids)[n++] = root;
+	/* Named callee first, as perf asks addr2line about a sample's frames: binutils'
+	 * answers depend on the questions asked before (a2l.c), and these are the
+	 * only questions a fold asks (the quality block reads the names' facts). */
+	for (size_t i = n_frames; i-- > 0;)
+		r->key_names[i] = (uint32_t)frame_name(r, addr_key[2 * i], addr_key[2 * i + 1], java);
+	for (size_t i = 0; i < n_frames; i++) {
+		size_t c = r->name_counts[r->key_names[i]];
+		if (n + c > *cap) {
+			while (n + c > *cap)
+				*cap *= 2;
+			*ids = xrealloc(*ids, *cap * sizeof(**ids));
+		}
+		memcpy(*ids + n, r->frame_ids + r->name_frames[r->key_names[i]], c * sizeof(**ids));
+		n += c;
+	}
+	return n;
+}
+
+/* A hash of N words in four independent lanes: the multiplies of one lane do not wait
+ * for the others, which makes long callchains hash several times faster than a chain of
+ * dependent steps. */
+static uint64_t hash_words(const uint64_t *w, size_t n)
+{
+	uint64_t h0 = 0x9e3779b97f4a7c15ULL ^ n, h1 = 0xc2b2ae3d27d4eb4fULL, h2 = 0x165667b19e3779f9ULL,
+		 h3 = 0x27d4eb2f165667c5ULL;
+	size_t i = 0;
+	for (; i + 4 <= n; i += 4) {
+		h0 = (h0 ^ w[i]) * 0xbf58476d1ce4e5b9ULL;
+		h1 = (h1 ^ w[i + 1]) * 0x94d049bb133111ebULL;
+		h2 = (h2 ^ w[i + 2]) * 0xbf58476d1ce4e5b9ULL;
+		h3 = (h3 ^ w[i + 3]) * 0x94d049bb133111ebULL;
+		h0 ^= h0 >> 29;
+		h1 ^= h1 >> 31;
+		h2 ^= h2 >> 27;
+		h3 ^= h3 >> 30;
+	}
+	for (; i < n; i++)
+		h0 = ((h0 ^ w[i]) * 0xbf58476d1ce4e5b9ULL) ^ (h0 >> 31);
+	uint64_t h = h0 ^ (h1 * 0x9e3779b97f4a7c15ULL) ^ (h2 * 0xc2b2ae3d27d4eb4fULL) ^
+		     (h3 * 0x165667b19e3779f9ULL);
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdULL;
+	h ^= h >> 33;
+	return h;
+}
+
+#define CLASS_PENDING UINT32_MAX
+
+/* The stack_quality class of stack I, frames ADDR_KEY[0..2N) (outermost first), from
+ * how key_frames' names print: the block looks nothing up itself, so what is printed
+ * cannot depend on whether it is shown (-q). */
+static void classify_stack(struct fold_run *r, size_t i, const uint64_t *addr_key, size_t n)
+{
+	/* callee first, as frame_resolve_callchain gives them */
+	struct printed_frame *printed = r->printed;
+	for (size_t j = 0; j < n; j++) {
+		uint64_t obj_id1 = addr_key[2 * j] & ~FRAME_UNWOUND;
+		struct frame *f = &r->frames[n - 1 - j];
+		f->ip = f->addr = addr_key[2 * j + 1];
+		f->obj = obj_id1 ? machine_object(r->session->machine, (uint32_t)(obj_id1 - 1)) : NULL;
+		f->unwound = (addr_key[2 * j] & FRAME_UNWOUND) != 0;
+		printed[n - 1 - j] = r->name_printed[r->key_names[j]];
+	}
+	r->stack_class[i] = stack_quality_stack_printed(r->quality, r->frames, printed, n);
+	if (r->stack_samples[i])
+		stack_quality_count(r->quality, r->stack_class[i], r->stack_samples[i]);
+}
+
+/* Names stack I: root ROOT, resolved frames ADDR_KEY[0..2N), and classifies it for the
+ * quality block. */
+static void name_stack(struct fold_run *r, size_t i, uint32_t root, const uint64_t *addr_key,
+		       size_t n)
+{
+	size_t c = key_frames(r, root, addr_key, n, &r->cb_ids, &r->cap_cb_ids);
+	/* keep the ids in the same pool as the frame names */
+	if (r->nr_frame_ids + c > r->cap_frame_ids) {
+		while (r->nr_frame_ids + c > r->cap_frame_ids)
+			r->cap_frame_ids = r->cap_frame_ids ? r->cap_frame_ids * 2 : 1024;
+		r->frame_ids = xrealloc(r->frame_ids, r->cap_frame_ids * sizeof(*r->frame_ids));
+	}
+	memcpy(r->frame_ids + r->nr_frame_ids, r->cb_ids, c * sizeof(*r->cb_ids));
+	r->stack_ids[i] = (uint32_t)r->nr_frame_ids;
+	r->stack_lens[i] = (uint32_t)c;
+	r->nr_frame_ids += c;
+	if (r->quality)
+		classify_stack(r, i, addr_key, n);
+}
+
+/* Names and classifies the deferred stacks, in the order they were made (so names,
+ * classes and frame ids come out as they would have without deferring). */
+static void name_pending(struct fold_run *r)
+{
+	for (size_t w = 0; w < r->nr_pending;) {
+		const uint64_t *p = r->pending + w;
+		name_stack(r, (size_t)p[0], (uint32_t)p[1], p + 3, (size_t)p[2]);
+		w += 3 + 2 * (size_t)p[2];
+	}
+	r->nr_pending = 0;
+}
+
+static void defer_stack(struct fold_run *r, size_t i, uint32_t root, const uint64_t *addr_key,
+			size_t n)
+{
+	size_t words = 3 + 2 * n;
+	if (r->nr_pending + words > r->cap_pending) {
+		while (r->nr_pending + words > r->cap_pending)
+			r->cap_pending = r->cap_pending ? r->cap_pending * 2 : 1 << 16;
+		r->pending = xrealloc(r->pending, r->cap_pending * sizeof(*r->pending));
+	}
+	uint64_t *p = r->pending + r->nr_pending;
+	p[0] = i;
+	p[1] = root;
+	p[2] = n;
+	memcpy(p + 3, addr_key, 2 * n * sizeof(*addr_key));
+	r->nr_pending += words;
+}
+
+/* Hands the objects and frames of a new stack to the symbol store's worker, to be
+ * loaded and looked up while the records are read (the naming waits for it).  New
+ * stacks mostly repeat frames already handed over: a small direct-mapped filter of
+ * recent (object, address) pairs spares the store's exact check for them. */
+#define PREFETCH_FILTER 4096
+static void prefetch_objects(struct fold_run *r, size_t n)
+{
+	int inline_mode = (r->o->name_flags & FOLD_INLINED) != 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct frame *f = &r->frames[i];
+		if (!f->obj || !f->obj->dso || f->obj->kernel)
+			continue;
+		uint64_t tag = (f->addr ^ ((uint64_t)f->obj->id << 40)) | 1;
+		size_t slot = (size_t)((tag * 0x9e3779b97f4a7c15ULL) >> 52) & (PREFETCH_FILTER - 1);
+		if (r->prefetched[slot] == tag)
+			continue;
+		r->prefetched[slot] = tag;
+		if (f->unwound || inline_mode)
+			symbol_store_prefetch_inline(r->session->store, f->obj->dso, f->addr);
+		else
+			symbol_store_prefetch(r->session->store, f->obj->dso, r->o->srcline);
+	}
+}
+
+/* The raw-key entry of a sample, named when new (or later, see defer_names); returns
+ * its index. */
+static size_t sample_stack(struct fold_run *r, const struct perf_session_sample *ps, int callchain)
+{
+	size_t words = raw_key(r, ps, callchain);
+	int created;
+	size_t i = hashmap_intern_hashed(&r->stacks, r->key, words * sizeof(uint64_t),
+					 hash_words(r->key, words), &created);
+	if (created) {
+		if (i >= r->cap_stacks) {
+			r->cap_stacks = r->cap_stacks ? r->cap_stacks * 2 : 4096;
+			r->stack_ids = xrealloc(r->stack_ids, r->cap_stacks * sizeof(*r->stack_ids));
+			r->stack_lens = xrealloc(r->stack_lens, r->cap_stacks * sizeof(*r->stack_lens));
+			r->stack_class = xrealloc(r->stack_class, r->cap_stacks * sizeof(*r->stack_class));
+			r->stack_samples = xrealloc(r->stack_samples,
+						    r->cap_stacks * sizeof(*r->stack_samples));
+		}
+		int defer = r->defer_names && symbol_store_loading(r->session->store);
+		if (!defer)
+			name_pending(r); /* before resolve_sample: it reuses r->frames */
+		size_t n = resolve_sample(r, ps, callchain);
+		if (r->defer_names) {
+			/* new objects and frames go to the worker: this stack waits for it */
+			prefetch_objects(r, n);
+			defer = symbol_store_loading(r->session->store);
+		}
+		r->stack_class[i] = CLASS_PENDING;
+		r->stack_samples[i] = 0;
+		if (defer)
+			defer_stack(r, i, (uint32_t)r->key[0], r->addr_key, n);
+		else
+			name_stack(r, i, (uint32_t)r->key[0], r->addr_key, n);
+	}
+	return i;
+}
+
+/* The raw-key entry of a sample to fold into *I; 0 when the sample is not folded
+ * (another event, a dropped root). */
+static int stack_of(struct fold_run *r, const struct perf_session_sample *ps, size_t *i)
+{
+	if (!ps->desc || !keep_sample(r, ps))
+		return 0;
+	r->root = fold_roots_of(&r->roots, ps);
+	if (r->root == FOLD_ROOT_DROPPED)
+		return 0;
+	*i = sample_stack(r, ps, (ps->desc->attr.sample_type & PERF_ST_CALLCHAIN) != 0);
+	return 1;
+}
+
+static int fold_sample(void *arg, struct perf_session *s, const struct perf_session_sample *ps)
+{
+	struct fold_run *r = arg;
+	size_t i;
+	if (!stack_of(r, ps, &i))
+		return 0;
+	hashmap_entry(&r->stacks, i)->value += sample_weight(r->o, ps);
+	if (r->quality) {
+		if (r->stack_class[i] == CLASS_PENDING)
+			r->stack_samples[i]++;
+		else
+			stack_quality_count(r->quality, r->stack_class[i], 1);
+		if (ps->unwound)
+			stack_quality_walk(r->quality, sample_unwinder_last(s->unwinder),
+					   ps->sample->user_stack_size);
+	}
+	return 0;
+}
+
+static int foreach_sample(void *arg, struct perf_session *s, const struct perf_session_sample *ps)
+{
+	struct fold_run *r = arg;
+	size_t i;
+	(void)s;
+	if (!stack_of(r, ps, &i))
+		return 0;
+	size_t n = r->stack_lens[i];
+	if (n > r->cap_cb_frames) {
+		r->cap_cb_frames = n;
+		r->cb_frames = xrealloc(r->cb_frames, n * sizeof(*r->cb_frames));
+	}
+	for (size_t k = 0; k < n; k++)
+		r->cb_frames[k] = fold_table_frame_name(r->table, r->frame_ids[r->stack_ids[i] + k]);
+	r->cb(r->cb_arg, ps->sample->time, r->cb_frames, n, sample_weight(r->o, ps));
+	return 0;
+}
+
+static void run_init(struct fold_run *r, const struct perf_fold_options *o, struct fold_table *t,
+		     struct perf_session *s)
+{
+	memset(r, 0, sizeof(*r));
+	r->o = o;
+	r->table = t;
+	r->session = s;
+	r->max_stack = o->filter.max_stack > 0 ? (size_t)o->filter.max_stack : PERF_SCRIPT_MAX_STACK;
+	r->frames = xmalloc(2 * r->max_stack * sizeof(*r->frames));
+	r->cap_chain = 256;
+	r->key = xmalloc((5 + r->cap_chain) * sizeof(*r->key));
+	r->addr_key = xmalloc(4 * r->max_stack * sizeof(*r->addr_key));
+	r->key_names = xmalloc(2 * r->max_stack * sizeof(*r->key_names));
+	r->printed = xmalloc(2 * r->max_stack * sizeof(*r->printed));
+	fold_roots_init(&r->roots, o->root);
+	hashmap_init(&r->stacks);
+	hashmap_init(&r->names);
+}
+
+static void run_release(struct fold_run *r)
+{
+	free(r->frames);
+	free(r->key);
+	free(r->addr_key);
+	free(r->stack_ids);
+	free(r->stack_lens);
+	free(r->stack_class);
+	free(r->stack_samples);
+	stack_quality_free(r->quality);
+	fold_roots_release(&r->roots);
+	hashmap_release(&r->stacks);
+	hashmap_release(&r->names);
+	free(r->name_frames);
+	free(r->name_counts);
+	free(r->name_printed);
+	free(r->key_names);
+	free(r->printed);
+	free(r->frame_ids);
+	free(r->root_frames);
+	free(r->cb_frames);
+	free(r->cb_ids);
+	free(r->pending);
+	free(r->prefetched);
+	strbuf_release(&r->sb);
+	strbuf_release(&r->text);
+}
+
+/* Opens PATH's session and a run writing into T; returns 0, or -1 with ERR. */
+static int run_open(struct fold_run *r, struct perf_session *s, const char *path, const struct perf_fold_options *o, struct fold_table *t,
+		    struct tephra_error *err)
+{
+	if (perf_session_open(s, path, o->symbols, o->progress, err))
+		return -1;
+	run_init(r, o, t, s);
+	s->max_stack = r->max_stack;
+	return 0;
+}
+
+int perf_fold_file(const char *path, const struct perf_fold_options *o, struct fold_table *out,
+		   struct tephra_error *err)
+{
+	struct perf_session s;
+	struct fold_run r;
+	if (run_open(&r, &s, path, o, out, err))
+		return -1;
+	/* the block prints nothing where no sample can carry a user stack: skip its work */
+	if (o->quality && stack_quality_may_unwind(s.reader))
+		r.quality = stack_quality_new();
+	r.defer_names = 1;
+	r.prefetched = xcalloc(PREFETCH_FILTER, sizeof(*r.prefetched));
+	int rc = perf_session_run(&s, &o->filter, fold_sample, &r, err);
+	/* help the worker before waiting on the kernel's symbols (the first stack named
+	 * may well have a kernel frame) */
+	symbol_store_settle(s.store);
+	name_pending(&r);
+	if (r.quality && stack_quality_has_walks(r.quality)) {
+		perf_session_end_progress(&s); /* the block would start on the progress line */
+		stack_quality_print_brief(r.quality, o->quality_who ? o->quality_who : "tephra",
+					  path, perf_reader_stats(s.reader), o->quality);
+	}
+	/* each unique raw stack was named once; the table merges stacks whose names meet */
+	for (size_t i = 0; i < hashmap_count(&r.stacks); i++)
+		fold_table_add(out, r.frame_ids + r.stack_ids[i], r.stack_lens[i],
+			       hashmap_entry(&r.stacks, i)->value);
+	run_release(&r);
+	perf_session_close(&s);
+	return rc;
+}
+
+int perf_foreach_stack(const char *path, const struct perf_fold_options *o,
+		       void (*cb)(void *arg, uint64_t time, const char *const *frames, size_t n,
+				  uint64_t weight),
+		       void *arg, struct tephra_error *err)
+{
+	struct perf_session s;
+	struct fold_run r;
+	struct fold_table *names = fold_table_new();
+	if (run_open(&r, &s, path, o, names, err)) {
+		fold_table_free(names);
+		return -1;
+	}
+	r.cb = cb;
+	r.cb_arg = arg;
+	int rc = perf_session_run(&s, &o->filter, foreach_sample, &r, err);
+	run_release(&r);
+	fold_table_free(names);
+	perf_session_close(&s);
+	return rc;
+}

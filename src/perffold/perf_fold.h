@@ -1,0 +1,62 @@
+/* perf_fold.h - perf.data → folded stacks, as a library.
+ *
+ * This is the whole of `tephra fold` behind one call, so `tephra flamegraph`,
+ * `tephra record` and `tephra diff` fold a perf.data file exactly as `tephra fold` (and
+ * `perf script | stackcollapse-perf.pl`) would.  Every frame of a sample is named the way
+ * `perf script` prints it, then renamed by the rules of fold/fold_naming.h.
+ *
+ * Speed: samples are interned as stacks of *addresses* (per thread root); each unique
+ * (map, address) is symbolized once, and names are built once per unique stack at the end. */
+#ifndef TEPHRA_PERFFOLD_PERF_FOLD_H
+#define TEPHRA_PERFFOLD_PERF_FOLD_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "base/error.h"
+#include "fold/fold_naming.h"
+#include "fold/fold_table.h"
+#include "session/sample_filter.h"
+#include "symbol/symbol_store.h"
+
+enum perf_fold_weight {
+	PERF_FOLD_WEIGHT_PERIOD,  /* sum of sample periods (what stackcollapse-perf.pl sums) */
+	PERF_FOLD_WEIGHT_SAMPLES, /* one per sample */
+};
+
+struct perf_fold_options {
+	/* Fold only samples of this event (its perf script name, e.g. "cpu-clock:ppp" or
+	 * "cpu-clock"); NULL = the event of the first sample, as
+	 * stackcollapse-perf.pl picks the first event it sees. */
+	const char *event;
+	enum perf_fold_weight weight;
+	enum fold_root_mode root;  /* comm, comm-PID, comm-PID/TID (stackcollapse --pid/--tid) */
+	unsigned name_flags;       /* FOLD_KERNEL | FOLD_JIT | FOLD_ADDRS, and FOLD_INLINED for
+				    * --inline: every user frame expanded into the functions
+				    * inlined at it (DWARF), the inlined ones named "f_[i]" */
+	int srcline;               /* append ":file:line" (DWARF) to user frames' names */
+	struct sample_filter filter; /* perf script's --pid/--tid/--comms/--max-stack */
+	const struct symbol_options *symbols; /* NULL = defaults */
+	int progress;              /* report progress on stderr (callers pass isatty(2)) */
+	/* perf_fold_file: where to print the short stack-quality block of a DWARF
+	 * recording (quality/stack_quality.h), headed QUALITY_WHO; NULL = nowhere */
+	FILE *quality;
+	const char *quality_who;
+};
+
+/* Folds every selected sample of PATH ("-" = standard input, pipe mode) into OUT
+ * (root first: the comm root, then outermost caller … leaf).  Returns 0, or -1 with
+ * ERR (file, offset, what); stacks folded before an error stay in OUT. */
+int perf_fold_file(const char *path, const struct perf_fold_options *o, struct fold_table *out,
+		   struct tephra_error *err);
+
+/* Calls CB once per selected sample, in time order (for flame charts): FRAMES[0..N) are
+ * the folded names, root first, valid only during the call; WEIGHT as o->weight.
+ * Returns 0, or -1 with ERR. */
+int perf_foreach_stack(const char *path, const struct perf_fold_options *o,
+		       void (*cb)(void *arg, uint64_t time, const char *const *frames, size_t n,
+				  uint64_t weight),
+		       void *arg, struct tephra_error *err);
+
+#endif

@@ -1,0 +1,79 @@
+/* stack_quality.h - how good the call stacks of a perf.data file are, and what to do
+ * about the bad ones.
+ *
+ * Fed by a reader of perf_session samples (`tephra fold`, `tephra stat`): the outcome of
+ * each DWARF walk (cut short by a full stack dump? no CFI?) and the frames each stack
+ * prints as (how many are "[unknown]", and in which objects).  Stacks are given once per
+ * distinct stack ("class") and then counted per sample, so the per-sample cost is one
+ * add.  Prints a short block (stderr of fold/script) or the full section (tephra stat).
+ *
+ * Frames are counted as `perf script` prints lines: a frame expanded into inlined
+ * functions counts once per function; "[unknown]" is a frame printed without a symbol. */
+#ifndef TEPHRA_QUALITY_STACK_QUALITY_H
+#define TEPHRA_QUALITY_STACK_QUALITY_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "base/error.h"
+#include "perfdata/perf_reader.h"
+#include "session/frame_resolver.h"
+#include "unwind/unwinder.h"
+
+struct stack_quality;
+
+struct stack_quality *stack_quality_new(void);
+void stack_quality_free(struct stack_quality *q);
+
+/* One sample's DWARF walk: RES as the unwinder left it, DUMP_SIZE its user_stack_size. */
+void stack_quality_walk(struct stack_quality *q, const struct unwind_result *res,
+			uint64_t dump_size);
+
+/* A distinct stack, FRAMES[0..N) callee first as frame_resolve_callchain gives them;
+ * returns its class for stack_quality_count.  It looks the inline chains up, and
+ * addr2line's answers depend on the questions before (a2l.c): a caller that
+ * prints names in the same session classifies from what it printed instead
+ * (stack_quality_stack_printed), or asks only after printing them. */
+uint32_t stack_quality_stack(struct stack_quality *q, struct frame_resolver *fr,
+			     const struct frame *frames, size_t n);
+
+/* How a caller that prints the frames itself printed one: LINES lines (the functions
+ * inlined at it, or 1), UNKNOWN when it printed as "[unknown]" (no symbol). */
+struct printed_frame {
+	uint32_t lines;
+	uint32_t unknown;
+};
+
+/* stack_quality_stack from what the caller printed (PRINTED[i] for FRAMES[i]), without
+ * looking anything up again: the same class for the same facts. */
+uint32_t stack_quality_stack_printed(struct stack_quality *q, const struct frame *frames,
+				     const struct printed_frame *printed, size_t n);
+
+/* SAMPLES more samples of class CLS. */
+void stack_quality_count(struct stack_quality *q, uint32_t cls, uint64_t samples);
+
+/* Whether a sample of READER's recording can carry a user stack to unwind (some event
+ * samples PERF_SAMPLE_STACK_USER; a pipe-mode stream whose header lists no event yet
+ * counts as "maybe").  Where not, the block would print nothing: callers skip its work. */
+int stack_quality_may_unwind(const struct perf_reader *reader);
+
+/* Whether any sample's user stack was unwound from DWARF (the block is for those). */
+int stack_quality_has_walks(const struct stack_quality *q);
+
+/* The short block: a few lines, each with the numbers and a hint.  WHO prefixes the
+ * heading ("tephra fold"); PATH is the file; STATS the reader's (lost events; may be
+ * NULL).  The objects named must still be alive (print before closing the session). */
+void stack_quality_print_brief(const struct stack_quality *q, const char *who, const char *path,
+			       const struct perf_reader_stats *stats, FILE *out);
+
+/* The full section for `tephra stat`: the walk outcomes by status, then the frames. */
+void stack_quality_print_full(const struct stack_quality *q, const struct perf_reader_stats *stats,
+			      FILE *out);
+
+/* The full section for a whole file, in a pass of its own (the frames named as
+ * `perf script` names them): prints nothing when no sample was unwound from DWARF.
+ * Returns 0, or -1 with ERR. */
+int stack_quality_report_file(const char *path, FILE *out, struct tephra_error *err);
+
+#endif

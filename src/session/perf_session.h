@@ -1,0 +1,58 @@
+/* perf_session.h - reading a perf.data file the way perf script does.
+ *
+ * Opens the reader (ordered records, pipe mode, compressed files), builds the symbol store
+ * and the machine from the non-sample records, and hands each sample that passes the
+ * --pid/--tid/--comms filters to a callback with its thread resolved.  Shared by
+ * `tephra script` and `tephra fold`. */
+#ifndef TEPHRA_SESSION_PERF_SESSION_H
+#define TEPHRA_SESSION_PERF_SESSION_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/error.h"
+#include "machine/machine.h"
+#include "perfdata/perf_reader.h"
+#include "session/frame_resolver.h"
+#include "session/sample_filter.h"
+#include "symbol/symbol_store.h"
+#include "unwind/sample_unwind.h"
+
+struct perf_session {
+	const char *path;
+	struct perf_reader *reader;
+	struct symbol_store *store;
+	struct machine *machine;
+	struct frame_resolver resolver;
+	int progress;        /* a progress line is shown on stderr */
+	struct sample_unwinder *unwinder; /* DWARF call graphs (NULL: arch not supported) */
+	size_t max_stack;    /* frames unwound per sample (--max-stack; default 127) */
+};
+
+struct perf_session_sample {
+	const struct perf_event *ev;         /* the SAMPLE record */
+	const struct perf_sample *sample;
+	const struct perf_event_desc *desc;  /* its event (NULL when the id is unknown) */
+	size_t event_index;
+	struct thread *thread;
+	unsigned cpumode;                    /* PERF_MISC_* of the sample */
+	int unwound;                         /* its user frames were unwound from DWARF CFI */
+};
+
+/* Opens PATH ("-": standard input).  Returns 0, or -1 with ERR. */
+int perf_session_open(struct perf_session *s, const char *path, const struct symbol_options *sym,
+		      int progress, struct tephra_error *err);
+void perf_session_close(struct perf_session *s);
+
+/* Wipes the progress line ("tephra: 100%", no newline) from stderr now, so that what is
+ * printed next starts on a line of its own; no more progress is shown. */
+void perf_session_end_progress(struct perf_session *s);
+
+/* Reads to the end, calling ON_SAMPLE for each sample F keeps (F NULL: every sample) (it returns 0 to go on, or
+ * non-zero to stop).  Returns 0, or -1 with ERR on bad input. */
+int perf_session_run(struct perf_session *s, const struct sample_filter *f,
+		     int (*on_sample)(void *arg, struct perf_session *s,
+				      const struct perf_session_sample *ps),
+		     void *arg, struct tephra_error *err);
+
+#endif
