@@ -1,6 +1,7 @@
 #include "base/hashmap.h"
 #include "base/xalloc.h"
 
+#include <endian.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -57,8 +58,16 @@ uint64_t hash_bytes(const void *data, size_t len)
 		p += 8;
 		len -= 8;
 	}
+	/* The last 1-7 bytes without a call to memcpy of a variable length (most keys are
+	 * short names): the word ending with them when the key has one, else bytewise. */
 	w = 0;
-	memcpy(&w, p, len);
+	if (len && p - (const unsigned char *)data >= 8) {
+		memcpy(&w, p + len - 8, 8);
+		w = le64toh(w) >> (8 * (8 - len));
+	} else {
+		for (size_t i = 0; i < len; i++)
+			w |= (uint64_t)p[i] << (8 * i);
+	}
 	h = (h ^ w ^ ((uint64_t)len << 56)) * 0x94d049bb133111ebULL;
 	return mix64(h);
 }
