@@ -174,7 +174,7 @@ int cmd_emu(int argc, char **argv)
 		char path[PATH_MAX];
 		struct tephra_error err;
 		if (companion_path(COMPANION_QEMU_PLUGIN, path, sizeof(path), &err) != 0) {
-			fprintf(stderr, "tephra emu: plugin not found: %s\n", err.msg);
+			fprintf(stderr, "tephra emu: %s\n", err.msg);
 			rc = 1;
 			goto out;
 		}

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 struct place {
+	const char *what;
 	const char *env;
 	const char *marker;       /* a file inside the directory that must exist, or NULL */
 	const char *relative[2];  /* from the binary's directory: installed, build tree */
@@ -18,9 +19,9 @@ struct place {
 /* The installed names follow dist/build.mk's PKGLIBDIR (PREFIX/lib/tephra) from BINDIR
  * (PREFIX/bin). */
 static const struct place places[] = {
-	[COMPANION_GRIND_LIB] = { "TEPHRA_GRIND_LIB", "VERSION",
+	[COMPANION_GRIND_LIB] = { "the Valgrind tool (tephragrind)", "TEPHRA_GRIND_LIB", "VERSION",
 				  { "../lib/tephra/grind", "grind/lib" } },
-	[COMPANION_QEMU_PLUGIN] = { "TEPHRA_QEMU_PLUGIN", NULL,
+	[COMPANION_QEMU_PLUGIN] = { "the QEMU plugin", "TEPHRA_QEMU_PLUGIN", NULL,
 				    { "../lib/tephra/libtephra-qemu.so",
 				      "qemu/libtephra-qemu.so" } },
 };
@@ -72,7 +73,8 @@ int companion_path(enum companion which, char *out, size_t cap, struct tephra_er
 			return 0;
 		}
 	}
-	tephra_error_set(err, "not found in %s nor in %s (install tephra with make install, "
-			 "build it with make, or set %s)", tried[0], tried[1], p->env);
+	tephra_error_set(err, "%s is neither in %s nor in %s (install tephra with make "
+			 "install, build it with make, or set %s)", p->what, tried[0], tried[1],
+			 p->env);
 	return -1;
 }

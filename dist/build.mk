@@ -78,8 +78,8 @@ endif
 
 # Everything make install copies (recursive: the tools' fragments come later; the
 # Makefile makes `installable` depend on it after including every fragment).
-INSTALLABLE = $(TEPHRA) $(LIBTEPHRA_A) $(LIBTEPHRA_SO) $(MAN_PAGES) \
-	$(GRIND_TOOL) $(GRIND_LIB)/VERSION $(QEMU_PLUGIN)
+INSTALLABLE = $(TEPHRA) $(LIBTEPHRA_A) $(LIBTEPHRA_SO) $(MAN_PAGES) $(QEMU_PLUGIN) \
+	$(if $(GRIND_TOOL),$(GRIND_TOOL) $(GRIND_LIB)/VERSION)
 PUBLIC_HEADERS := include/tephra/tephra.h include/tephra/trace.h include/tephra/grind.h
 
 install: installable

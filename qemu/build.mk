@@ -19,7 +19,7 @@ $(BUILD)/qemu/obj/%.o: %.c
 
 $(QEMU_PLUGIN): $(QEMU_PLUGIN_OBJS)
 	@mkdir -p $(dir $@)
-	$(CC) -shared -o $@ $^ -lelf -liberty
+	$(CC) -shared $(LDFLAGS) -o $@ $^ -lelf -liberty
 
 -include $(QEMU_PLUGIN_OBJS:.o=.d)
 

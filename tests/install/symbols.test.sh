@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # libtephra.a and libtephra.so export exactly the calls of the public headers
 # (include/tephra/), all named tephra_*: nm lists no other defined global symbol (the
-# .so's only other one is its symbol version, TEPHRA_0).  Then a program linking
+# .so's only other one is its symbol version, TEPHRA_0), and debian/libtephra0.symbols
+# lists the same.  Then a program linking
 # capstone, libiberty and libtephra (static, then shared) builds and runs: internal
 # names such as xmalloc and cs_free no longer clash with those libraries'.
 . "$TOP/tests/install/lib.sh"
@@ -24,6 +25,9 @@ for lib in a so; do
 	diff -u declared ${lib}_exported || fail "libtephra.$lib does not export exactly the declared calls"
 done
 [ ! -s unversioned ] || { cat unversioned; fail "libtephra.so symbols without the TEPHRA_0 version"; }
+# The Debian symbols file (minimal package version per call) lists the same calls.
+sed -n 's/^ \(tephra_[a-z0-9_]*\)@TEPHRA_0 .*/\1/p' "$TOP/debian/libtephra0.symbols" | sort >debian_symbols
+diff -u declared debian_symbols || fail "debian/libtephra0.symbols does not list exactly the public calls"
 readelf -d "$SO" | grep -q 'SONAME.*\[libtephra\.so\.0\]' || fail "SONAME is not libtephra.so.0"
 
 CFLAGS="-std=gnu11 -Wall -Wextra -Werror -I$TOP/include -I$TOP/build/include -I/usr/include/libiberty"
