@@ -9,11 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "base/strbuf.h"
 #include "base/xalloc.h"
+#include "child.h"
 #include "commands.h"
 #include "flame_cli.h"
 #include "cli_files.h"
@@ -72,16 +72,7 @@ static int write_svg(const char *folded, const char *svg, const char *guest)
 	char title[300];
 	snprintf(title, sizeof(title), "Instructions of %s (qemu-riscv)", guest);
 	c.svg.title = title;
-	struct flame_tree *t = flame_tree_new(c.tree_flags);
-	struct profile_input_opts po = { 0 };
-	struct profile_stats ps;
-	int rc = flame_cli_load(folded, t, &po, &ps);
-	if (rc == 0) {
-		flame_tree_finish(t);
-		rc = flame_cli_write(&c, t);
-	}
-	flame_tree_free(t);
-	return rc;
+	return flame_cli_graph_file(&c, folded);
 }
 
 /* A count of instructions: 1 to 19 digits, so that it fits in 64 bits. */
@@ -223,31 +214,18 @@ int cmd_emu(int argc, char **argv)
 	qargv[k] = NULL;
 
 	remove(folded);
-	fflush(NULL);
-	pid_t pid = fork();
-	if (pid < 0) {
-		fprintf(stderr, "tephra emu: fork: %s\n", strerror(errno));
+	/* LD_PRELOAD too, so the plugin sees QEMU kill itself on a guest fault. */
+	const struct child_env env[] = { { "LD_PRELOAD", plugin }, { NULL, NULL } };
+	struct child_cmd qemu = { .argv = qargv, .env = env, .who = "tephra emu" };
+	int sig;
+	rc = child_run(&qemu, &sig);
+	if (rc < 0) {
 		rc = 1;
 		goto out;
 	}
-	if (pid == 0) {
-		/* Preloaded too, so the plugin sees QEMU kill itself on a guest fault. */
-		setenv("LD_PRELOAD", plugin, 1);
-		execvp(qargv[0], qargv);
-		fprintf(stderr, "tephra emu: cannot run %s: %s\n", qargv[0], strerror(errno));
-		_exit(127);
-	}
-	int status;
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	if (WIFSIGNALED(status)) {
+	if (sig)
 		fprintf(stderr, "tephra emu: the guest was killed by signal %d (%s); %s holds the "
-				"profile up to that point\n",
-			WTERMSIG(status), strsignal(WTERMSIG(status)), folded);
-		rc = 128 + WTERMSIG(status);
-	} else {
-		rc = WEXITSTATUS(status);
-	}
+				"profile up to that point\n", sig, strsignal(sig), folded);
 	struct stat sst;
 	if (stat(folded, &sst) != 0) {
 		fprintf(stderr, "tephra emu: the plugin wrote no profile (%s)\n", folded);

@@ -9,9 +9,9 @@
 
 #include "cli_report.h"
 #include "commands.h"
-#include "perfscript/perf_script_text.h"
 #include "perffold/perf_fold.h"
-#include "session/perf_session.h"
+#include "perfscript/perf_script_text.h"
+#include "session/sample_filter.h"
 
 static void usage(FILE *f)
 {
@@ -75,10 +75,21 @@ static int fold_text(const char *path, const struct perf_fold_options *po)
 	return rc;
 }
 
+enum { O_EVENT = 256, O_WEIGHT, O_PID, O_TID, O_KERNEL, O_JIT, O_ALL, O_ADDRS, O_INLINE,
+       O_ONLY_PID, O_ONLY_TID, O_COMMS, O_MAX_STACK, O_SRCLINE, O_FROM_TEXT };
+
+static enum sample_filter_kind filter_kind(int option)
+{
+	switch (option) {
+	case O_ONLY_PID: return SAMPLE_FILTER_PIDS;
+	case O_ONLY_TID: return SAMPLE_FILTER_TIDS;
+	case O_COMMS: return SAMPLE_FILTER_COMMS;
+	default: return SAMPLE_FILTER_MAX_STACK;
+	}
+}
+
 int cmd_fold(int argc, char **argv)
 {
-	enum { O_EVENT = 256, O_WEIGHT, O_PID, O_TID, O_KERNEL, O_JIT, O_ALL, O_ADDRS, O_INLINE,
-	       O_ONLY_PID, O_ONLY_TID, O_COMMS, O_MAX_STACK, O_SRCLINE, O_FROM_TEXT };
 	static const struct option opts[] = {
 		{ "input", required_argument, NULL, 'i' },
 		{ "event", required_argument, NULL, O_EVENT },
@@ -104,10 +115,8 @@ int cmd_fold(int argc, char **argv)
 	struct perf_fold_options o = { 0 };
 	struct tephra_error err = { { 0 } };
 	const char *path = NULL;
-	int32_t *pids = NULL, *tids = NULL;
-	char **comms = NULL;
-	int c, rc = 2, quiet = 0, from_text = 0, data_only = 0;
-	while ((c = getopt_long(argc, argv, "i:qh", opts, NULL)) != -1) {
+	int c, option, rc = 2, quiet = 0, from_text = 0, data_only = 0;
+	while ((c = getopt_long(argc, argv, "i:qh", opts, &option)) != -1) {
 		switch (c) {
 		case 'i':
 			path = optarg;
@@ -158,37 +167,13 @@ int cmd_fold(int argc, char **argv)
 			quiet = 1;
 			break;
 		case O_ONLY_PID:
-		case O_ONLY_TID: {
-			int32_t *v;
-			int n = perf_session_parse_ints(optarg, &v);
-			data_only = 1;
-			if (n < 0) {
-				fprintf(stderr, "tephra fold: bad number list '%s'\n", optarg);
-				goto out;
-			}
-			if (c == O_ONLY_PID) {
-				free(pids);
-				pids = v;
-				o.pids = v;
-				o.nr_pids = (size_t)n;
-			} else {
-				free(tids);
-				tids = v;
-				o.tids = v;
-				o.nr_tids = (size_t)n;
-			}
-			break;
-		}
+		case O_ONLY_TID:
 		case O_COMMS:
-			data_only = 1;
-			o.nr_comms = perf_session_parse_names(optarg, &comms);
-			o.comms = (const char *const *)comms;
-			break;
 		case O_MAX_STACK:
 			data_only = 1;
-			o.max_stack = atoi(optarg);
-			if (o.max_stack <= 0) {
-				fprintf(stderr, "tephra fold: bad --max-stack '%s'\n", optarg);
+			if (sample_filter_parse(&o.filter, filter_kind(c), opts[option].name,
+						optarg, &err)) {
+				fprintf(stderr, "tephra fold: %s\n", err.msg);
 				goto out;
 			}
 			break;
@@ -235,10 +220,6 @@ int cmd_fold(int argc, char **argv)
 	}
 	fold_table_free(t);
 out:
-	free(pids);
-	free(tids);
-	for (size_t i = 0; comms && i < o.nr_comms; i++)
-		free(comms[i]);
-	free(comms);
+	sample_filter_free(&o.filter);
 	return rc;
 }

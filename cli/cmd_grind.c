@@ -14,15 +14,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "base/error.h"
-#include "render/flame_svg.h"
-#include "render/flame_tree.h"
-#include "render/folded_reader.h"
 
+#include "child.h"
 #include "commands.h"
+#include "flame_cli.h"
 #include "cli_files.h"
 #include "companion.h"
 
@@ -133,40 +131,26 @@ static int read_first_line(const char *path, char *buf, size_t cap)
  * version whatever our caller's environment holds. */
 static void installed_version(const char *valgrind, char *have, size_t cap)
 {
+	char *argv[] = { (char *)valgrind, "--version", NULL };
+	static const struct child_env env[] = { { "VALGRIND_LIB", NULL }, { NULL, NULL } };
+	int out = -1;
+	struct child_cmd cmd = { .argv = argv, .env = env, .stderr_null = 1, .stdout_pipe = &out,
+				 .who = "tephra grind" };
+
 	have[0] = 0;
-	int fds[2];
-	if (pipe(fds) != 0)
+	pid_t pid = child_start(&cmd);
+	if (pid < 0)
 		return;
-	fflush(NULL);
-	pid_t pid = fork();
-	if (pid == 0) {
-		int devnull = open("/dev/null", O_WRONLY);
-		if (devnull >= 0) {
-			dup2(devnull, STDERR_FILENO);
-			close(devnull);
-		}
-		dup2(fds[1], STDOUT_FILENO);
-		close(fds[0]);
-		close(fds[1]);
-		unsetenv("VALGRIND_LIB");
-		execlp(valgrind, valgrind, "--version", (char *)NULL);
-		_exit(127);
-	}
-	close(fds[1]);
-	if (pid > 0) {
-		FILE *p = fdopen(fds[0], "r");
-		if (p) {
-			if (!fgets(have, (int)cap, p))
-				have[0] = 0;
-			fclose(p);
-		} else {
-			close(fds[0]);
-		}
-		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
-			;
+	FILE *p = fdopen(out, "r");
+	if (p) {
+		if (!fgets(have, (int)cap, p))
+			have[0] = 0;
+		fclose(p);
 	} else {
-		close(fds[0]);
+		close(out);
 	}
+	if (child_wait(pid, "tephra grind", NULL) < 0)
+		have[0] = 0;
 	have[strcspn(have, "\r\n")] = 0;
 }
 
@@ -216,72 +200,23 @@ static int run_valgrind(const struct grind_args *a, const char *libdir, const ch
 	for (int i = 0; i < argc; i++)
 		av[n++] = argv[i];
 	av[n] = NULL;
-	fflush(NULL);
-	pid_t pid = fork();
-	if (pid < 0) {
-		perror("tephra grind: fork");
-		free(av);
-		free(out_opt);
-		free(tool_opt);
-		return -1;
-	}
-	if (pid == 0) {
-		setenv("VALGRIND_LIB", libdir, 1);
-		execvp(av[0], av);
-		fprintf(stderr, "tephra grind: cannot run %s: %s\n", av[0], strerror(errno));
-		_exit(127);
-	}
-	int status = 0;
-	int waited;
-	while ((waited = waitpid(pid, &status, 0)) < 0 && errno == EINTR)
-		;
+	const struct child_env env[] = { { "VALGRIND_LIB", libdir }, { NULL, NULL } };
+	struct child_cmd cmd = { .argv = av, .env = env, .who = "tephra grind" };
+	int rc = child_run(&cmd, NULL);
 	free(av);
 	free(out_opt);
 	free(tool_opt);
-	if (waited < 0) {
-		perror("tephra grind: waitpid");
-		return -1;
-	}
-	if (WIFEXITED(status))
-		return WEXITSTATUS(status);
-	return 128 + WTERMSIG(status);
+	return rc;
 }
 
 static int render_svg(const char *folded, const char *svg, const char *title)
 {
-	struct tephra_error err = { { 0 } };
-	FILE *in = fopen(folded, "r");
-	if (!in) {
-		fprintf(stderr, "tephra grind: %s: %s\n", folded, strerror(errno));
-		return -1;
-	}
-	struct flame_tree *t = flame_tree_new(0);
-	struct folded_opts fo = { 0 };
-	struct folded_stats fs = { 0 };
-	int rc = folded_read(in, folded, t, &fo, &fs, &err);
-	fclose(in);
-	if (rc == 0) {
-		flame_tree_finish(t);
-		struct flame_svg_opts so;
-		flame_svg_opts_init(&so);
-		so.title = title;
-		so.countname = "instructions";
-		FILE *out = fopen(svg, "w");
-		if (!out) {
-			tephra_error_set(&err, "%s: %s", svg, strerror(errno));
-			rc = -1;
-		} else {
-			rc = flame_svg_write(out, svg, t, &so, &err);
-			if (fclose(out) != 0 && rc == 0) {
-				tephra_error_set(&err, "%s: %s", svg, strerror(errno));
-				rc = -1;
-			}
-		}
-	}
-	flame_tree_free(t);
-	if (rc != 0)
-		fprintf(stderr, "tephra grind: %s\n", err.msg);
-	return rc;
+	struct flame_cli c;
+	flame_cli_init(&c);
+	c.output = svg;
+	c.svg.title = title;
+	c.svg.countname = "instructions";
+	return flame_cli_graph_file(&c, folded);
 }
 
 enum { OPT_SVG = 1, OPT_NO_SVG, OPT_SKIP, OPT_START, OPT_COLLECT, OPT_TAIL, OPT_KEEP_COLD,

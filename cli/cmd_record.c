@@ -6,10 +6,10 @@
 #include <string.h>
 #include <fcntl.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "base/xalloc.h"
+#include "child.h"
 #include "commands.h"
 #include "flame_cli.h"
 #include "render/flame_diff.h"
@@ -60,28 +60,6 @@ static void free_list(struct argv_list *a)
 	for (size_t i = 0; i < a->n; i++)
 		free(a->v[i]);
 	free(a->v);
-}
-
-/* Runs perf record; returns perf's exit status (or -1 when it could not run). */
-static int run_perf(char **argv)
-{
-	pid_t pid = fork();
-	int status;
-
-	if (pid < 0)
-		return -1;
-	if (pid == 0) {
-		execvp(argv[0], argv);
-		fprintf(stderr, "tephra record: cannot run perf: %s (is perf installed?)\n",
-			strerror(errno));
-		_exit(127);
-	}
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return -1;
-	if (WIFEXITED(status))
-		return WEXITSTATUS(status);
-	return 128 + WTERMSIG(status);
 }
 
 /* The folded stacks of the graph, printed back from its tree. */
@@ -226,7 +204,9 @@ int cmd_record(int argc, char **argv)
 	for (size_t i = 0; i < perf.n; i++)
 		fprintf(stderr, " %s", perf.v[i]);
 	fprintf(stderr, "\n");
-	int status = run_perf(perf.v);
+	struct child_cmd perf_cmd = { .argv = perf.v, .who = "tephra record",
+				      .hint = " (is perf installed?)" };
+	int status = child_run(&perf_cmd, NULL);
 	free_list(&perf);
 	free_list(&extra);
 	if (status < 0 || status == 127) {

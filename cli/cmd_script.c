@@ -9,6 +9,7 @@
 #include "cli_report.h"
 #include "commands.h"
 #include "perfscript/script_render.h"
+#include "session/sample_filter.h"
 
 static void usage(FILE *f)
 {
@@ -47,10 +48,8 @@ int cmd_script(int argc, char **argv)
 	struct script_options o = { 0 };
 	struct tephra_error err = { { 0 } };
 	const char *path = NULL;
-	int32_t *pids = NULL, *tids = NULL;
-	char **comms = NULL;
-	int c, rc = 2, quiet = 0;
-	while ((c = getopt_long(argc, argv, "i:F:qh", opts, NULL)) != -1) {
+	int c, option, rc = 2, quiet = 0;
+	while ((c = getopt_long(argc, argv, "i:F:qh", opts, &option)) != -1) {
 		switch (c) {
 		case 'i':
 			path = optarg;
@@ -62,35 +61,15 @@ int cmd_script(int argc, char **argv)
 			}
 			break;
 		case 'p':
-		case 't': {
-			int32_t *v;
-			int n = perf_session_parse_ints(optarg, &v);
-			if (n < 0) {
-				fprintf(stderr, "tephra script: bad --%s list '%s'\n",
-					c == 'p' ? "pid" : "tid", optarg);
-				goto out;
-			}
-			if (c == 'p') {
-				free(pids);
-				pids = v;
-				o.filter.pids = v;
-				o.filter.nr_pids = (size_t)n;
-			} else {
-				free(tids);
-				tids = v;
-				o.filter.tids = v;
-				o.filter.nr_tids = (size_t)n;
-			}
-			break;
-		}
+		case 't':
 		case 'c':
-			o.filter.nr_comms = perf_session_parse_names(optarg, &comms);
-			o.filter.comms = (const char *const *)comms;
-			break;
 		case 'm':
-			o.max_stack = atoi(optarg);
-			if (o.max_stack <= 0) {
-				fprintf(stderr, "tephra script: bad --max-stack '%s'\n", optarg);
+			if (sample_filter_parse(&o.filter, c == 'p' ? SAMPLE_FILTER_PIDS :
+						c == 't' ? SAMPLE_FILTER_TIDS :
+						c == 'c' ? SAMPLE_FILTER_COMMS :
+						SAMPLE_FILTER_MAX_STACK,
+						opts[option].name, optarg, &err)) {
+				fprintf(stderr, "tephra script: %s\n", err.msg);
 				goto out;
 			}
 			break;
@@ -129,10 +108,6 @@ int cmd_script(int argc, char **argv)
 		rc = 1;
 	}
 out:
-	free(pids);
-	free(tids);
-	for (size_t i = 0; comms && i < o.filter.nr_comms; i++)
-		free(comms[i]);
-	free(comms);
+	sample_filter_free(&o.filter);
 	return rc;
 }

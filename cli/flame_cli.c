@@ -210,3 +210,18 @@ int flame_cli_write(struct flame_cli *c, const struct flame_tree *t)
 		unlink(c->output);
 	return rc;
 }
+
+int flame_cli_graph_file(struct flame_cli *c, const char *path)
+{
+	struct flame_tree *t = flame_tree_new(c->tree_flags);
+	struct profile_input_opts in = { 0 };
+	struct profile_stats st;
+	int rc = flame_cli_load(path, t, &in, &st);
+
+	if (rc == 0) {
+		flame_tree_finish(t);
+		rc = flame_cli_write(c, t);
+	}
+	flame_tree_free(t);
+	return rc;
+}

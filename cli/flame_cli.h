@@ -1,5 +1,6 @@
 /* flame_cli.h - the options every graph-writing command shares (flamegraph, diff,
- * record): look, colours, output file, and writing the SVG. */
+ * record): look, colours, output file, and writing the SVG, the one way every command
+ * (grind and emu too) writes one. */
 #ifndef TEPHRA_CLI_FLAME_CLI_H
 #define TEPHRA_CLI_FLAME_CLI_H
 
@@ -42,5 +43,9 @@ int flame_cli_write(struct flame_cli *c, const struct flame_tree *t);
 /* Loads PATH into T (printing errors and warnings); returns 0 or 1. */
 int flame_cli_load(const char *path, struct flame_tree *t, const struct profile_input_opts *o,
 		   struct profile_stats *st);
+
+/* The graph of the profile in PATH (folded text, or perf.data), read with the default
+ * input options, written as C says; prints errors.  Returns 0 or 1. */
+int flame_cli_graph_file(struct flame_cli *c, const char *path);
 
 #endif

@@ -10,7 +10,8 @@
 #include "tg_tool.h"
 
 /* Open-addressing maps keyed by a 64-bit value; values are struct tg_func pointers.
- * Small and local: the tool has no libc and Valgrind's own tables are slower here. */
+ * Small and local: the tool has no libc (so not src/base/hashmap, which calls malloc and
+ * memcmp) and Valgrind's own tables are slower here. */
 struct tg_map {
 	ULong *keys;
 	struct tg_func **vals;

@@ -12,6 +12,8 @@ struct tg_chain {
 	ULong hash;
 };
 
+/* Its own table, not src/base/hashmap: the tool links no libc (Valgrind's core only),
+ * and base/ calls malloc, memcmp and abort. */
 struct tg_chains {
 	struct tg_chain *v; /* v[0] unused: key 0 is the empty chain */
 	UInt n, cap;

@@ -30,6 +30,7 @@
 #include <unistd.h>
 
 #include "qemu_plugin_api.h"
+#include "base/hashmap.h"
 #include "qemu/plugin_output.h"
 #include "riscv/rv_tracker.h"
 #include "qemu/plugin_modules.h"
@@ -55,7 +56,7 @@ struct tb_info {
 	uint64_t *pcs;      /* each instruction's pc */
 	uint32_t trap_span; /* instructions begun when the block cannot stop any more (see
 			     * st.started), 0 = it cannot stop early */
-	struct tb_info *next_same_pc; /* translation cache chain */
+	struct tb_info *next_same_pc; /* other translations of the same pc */
 };
 
 struct vcpu_state {
@@ -68,7 +69,6 @@ struct vcpu_state {
 };
 
 #define MAX_VCPUS 4096
-#define TB_HASH 65536
 
 static struct plugin_state {
 	struct plugin_output out;
@@ -90,7 +90,7 @@ static struct plugin_state {
 	pthread_mutex_t lock;       /* vcpu table, TB cache, output */
 	struct vcpu_state *vcpus[MAX_VCPUS];
 	struct vcpu_state *retired; /* threads that ended (QEMU reuses their vcpu index) */
-	struct tb_info *tbs[TB_HASH];
+	struct hashmap tbs;         /* pc (hashmap_*_u64) -> its translations (a chain) */
 	uint64_t handlers[RV_MAX_SIGNAL + 1]; /* from rt_sigaction, for new threads too */
 	int finished;
 	int written;                /* the final profile is on disk */
@@ -353,9 +353,9 @@ static int same_tb(const struct tb_info *a, const struct tb_info *b)
 /* Returns the shared info of an identical earlier translation, or keeps NEW. */
 static struct tb_info *intern_tb(struct tb_info *nw)
 {
-	size_t h = (size_t)((nw->pc >> 1) * 0x9e3779b97f4a7c15ULL >> 48) & (TB_HASH - 1);
 	pthread_mutex_lock(&st.lock);
-	for (struct tb_info *e = st.tbs[h]; e; e = e->next_same_pc) {
+	struct hashmap_entry *head = hashmap_entry(&st.tbs, hashmap_intern_u64(&st.tbs, nw->pc, NULL));
+	for (struct tb_info *e = (struct tb_info *)(uintptr_t)head->value; e; e = e->next_same_pc) {
 		if (same_tb(e, nw) &&
 		    (!nw->pcs || !memcmp(e->pcs, nw->pcs, nw->n * sizeof(*nw->pcs)))) {
 			pthread_mutex_unlock(&st.lock);
@@ -365,8 +365,8 @@ static struct tb_info *intern_tb(struct tb_info *nw)
 			return e;
 		}
 	}
-	nw->next_same_pc = st.tbs[h];
-	st.tbs[h] = nw;
+	nw->next_same_pc = (struct tb_info *)(uintptr_t)head->value;
+	head->value = (uintptr_t)nw;
 	pthread_mutex_unlock(&st.lock);
 	return nw;
 }

@@ -1,6 +1,8 @@
 #include "base/hashmap.h"
 #include "base/xalloc.h"
 
+#include <endian.h>
+#include <stdio.h>
 #include <string.h>
 
 /* Keys live in chunks that are never moved, so entry key pointers stay valid. */
@@ -56,8 +58,16 @@ uint64_t hash_bytes(const void *data, size_t len)
 		p += 8;
 		len -= 8;
 	}
+	/* The last 1-7 bytes without a call to memcpy of a variable length (most keys are
+	 * short names): the word ending with them when the key has one, else bytewise. */
 	w = 0;
-	memcpy(&w, p, len);
+	if (len && p - (const unsigned char *)data >= 8) {
+		memcpy(&w, p + len - 8, 8);
+		w = le64toh(w) >> (8 * (8 - len));
+	} else {
+		for (size_t i = 0; i < len; i++)
+			w |= (uint64_t)p[i] << (8 * i);
+	}
 	h = (h ^ w ^ ((uint64_t)len << 56)) * 0x94d049bb133111ebULL;
 	return mix64(h);
 }
@@ -105,23 +115,7 @@ static void grow_slots(struct hashmap *m)
 
 int64_t hashmap_find(const struct hashmap *m, const void *key, size_t len)
 {
-	if (!m->slots)
-		return -1;
-	uint32_t h = (uint32_t)hash_bytes(key, len);
-	size_t pos = h & m->slot_mask;
-
-	for (;;) {
-		uint64_t s = m->slots[pos];
-		if (!s)
-			return -1;
-		if ((uint32_t)(s >> 32) == h) {
-			size_t idx = (uint32_t)s - 1;
-			const struct hashmap_entry *e = &m->entries[idx];
-			if (e->len == len && !memcmp(e->key, key, len))
-				return (int64_t)idx;
-		}
-		pos = (pos + 1) & m->slot_mask;
-	}
+	return m->slots ? hashmap_find_hashed(m, key, len, hash_bytes(key, len)) : -1;
 }
 
 size_t hashmap_intern_hashed(struct hashmap *m, const void *key, size_t len, uint64_t hash,

@@ -13,6 +13,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 struct hashmap_arena_chunk;
 
@@ -41,6 +42,15 @@ void hashmap_release(struct hashmap *m);
 /* 64-bit hash of LEN bytes (not cryptographic; good spread for table indexing). */
 uint64_t hash_bytes(const void *data, size_t len);
 
+/* 64-bit hash of one integer (a cheaper hash for the maps keyed by integers below). */
+static inline uint64_t hash_u64(uint64_t x)
+{
+	x *= 0x9e3779b97f4a7c15ULL;
+	x ^= x >> 32;
+	x *= 0xd6e8feb86659fd93ULL;
+	return x ^ (x >> 32);
+}
+
 /* Finds KEY; returns its entry index, or -1 when absent. */
 int64_t hashmap_find(const struct hashmap *m, const void *key, size_t len);
 
@@ -48,9 +58,43 @@ int64_t hashmap_find(const struct hashmap *m, const void *key, size_t len);
  * Returns the entry index.  Keys longer than UINT32_MAX bytes abort. */
 size_t hashmap_intern(struct hashmap *m, const void *key, size_t len, int *created);
 
-/* Same as hashmap_intern with a hash the caller already computed with hash_bytes(). */
+/* The same with a hash the caller computed: hash_bytes(KEY), or its own function, the
+ * same one for every key of the map (a caller-hashed map is only used through these). */
 size_t hashmap_intern_hashed(struct hashmap *m, const void *key, size_t len, uint64_t hash,
 			     int *created);
+
+static inline int64_t hashmap_find_hashed(const struct hashmap *m, const void *key, size_t len,
+					  uint64_t hash)
+{
+	/* inline: with a LEN known where it is called (an integer, a pair) the compiler
+	 * compares the key in place, and hot paths (a thread per sample, a CFI row per
+	 * frame) pay no call */
+	if (!m->slots)
+		return -1;
+	uint32_t h = (uint32_t)hash;
+	for (size_t pos = h & m->slot_mask;; pos = (pos + 1) & m->slot_mask) {
+		uint64_t s = m->slots[pos];
+		if (!s)
+			return -1;
+		if ((uint32_t)(s >> 32) != h)
+			continue;
+		const struct hashmap_entry *e = &m->entries[(uint32_t)s - 1];
+		if (e->len == len && !memcmp(e->key, key, len))
+			return (int64_t)(uint32_t)s - 1;
+	}
+}
+
+/* A map keyed by integers (a tid, an address): the key's 8 bytes, hashed with hash_u64.
+ * Such a map is only used through these two. */
+static inline int64_t hashmap_find_u64(const struct hashmap *m, uint64_t key)
+{
+	return hashmap_find_hashed(m, &key, sizeof(key), hash_u64(key));
+}
+
+static inline size_t hashmap_intern_u64(struct hashmap *m, uint64_t key, int *created)
+{
+	return hashmap_intern_hashed(m, &key, sizeof(key), hash_u64(key), created);
+}
 
 static inline struct hashmap_entry *hashmap_entry(const struct hashmap *m, size_t index)
 {

@@ -15,6 +15,9 @@ struct cs_slab {
 	struct cs_node nodes[];
 };
 
+/* Its own table, not src/base/hashmap: this code is compiled into the Valgrind tool,
+ * which has no libc (base/ calls malloc, memcmp and abort), so it allocates through
+ * the host; and a node is found by its fields in place (no key copy), a slot per node. */
 struct cs_trie {
 	struct cs_node **slots; /* open addressing, linear probing; NULL = empty */
 	size_t cap;             /* power of two */

@@ -4,24 +4,19 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/hashmap.h"
 #include "base/xalloc.h"
 #include "symbol/symbol_store.h"
 
 #define MAP_HUGETLB_FLAG 0x40000 /* mmap flag, as recorded in MMAP2 */
-
-/* An open-addressing set of strings (interned comms and names). */
-struct str_set {
-	char **v;
-	size_t n, cap;
-};
 
 struct machine {
 	struct symbol_store *store;
 	const struct perf_build_id_entry *build_ids;
 	size_t nr_build_ids;
 
-	struct thread **threads; /* open addressing by tid; the current thread of each tid */
-	size_t nr_threads, cap_threads;
+	struct hashmap threads;  /* tid (hashmap_*_u64) -> the current thread of that tid */
+	struct thread *last;     /* the thread found last: samples come in runs of one thread */
 	struct thread **all;     /* every thread ever made (replaced ones too), for freeing */
 	size_t nr_all, cap_all;
 
@@ -33,7 +28,7 @@ struct machine {
 	struct map_object **objects;
 	size_t nr_objects, cap_objects;
 
-	struct str_set strings;
+	struct hashmap strings;  /* interned comms and names: the map's own copies */
 	uint64_t last_version; /* of any maps: each change gets the next one */
 };
 
@@ -43,49 +38,10 @@ static struct maps *stamp(struct machine *m, struct maps *maps)
 	return maps;
 }
 
-static uint64_t hash_str(const char *s)
-{
-	uint64_t h = 1469598103934665603ULL;
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-	return h;
-}
-
-static uint64_t hash_int(uint64_t x)
-{
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdULL;
-	x ^= x >> 33;
-	return x;
-}
-
 const char *machine_intern(struct machine *m, const char *s)
 {
-	struct str_set *set = &m->strings;
-	if (2 * (set->n + 1) > set->cap) {
-		size_t cap = set->cap ? set->cap * 2 : 256;
-		char **v = xcalloc(cap, sizeof(*v));
-		for (size_t i = 0; i < set->cap; i++) {
-			if (!set->v[i])
-				continue;
-			size_t j = hash_str(set->v[i]) & (cap - 1);
-			while (v[j])
-				j = (j + 1) & (cap - 1);
-			v[j] = set->v[i];
-		}
-		free(set->v);
-		set->v = v;
-		set->cap = cap;
-	}
-	size_t j = hash_str(s) & (set->cap - 1);
-	while (set->v[j]) {
-		if (!strcmp(set->v[j], s))
-			return set->v[j];
-		j = (j + 1) & (set->cap - 1);
-	}
-	set->v[j] = xstrdup(s);
-	set->n++;
-	return set->v[j];
+	size_t i = hashmap_intern(&m->strings, s, strlen(s), NULL);
+	return hashmap_entry(&m->strings, i)->key; /* NUL-terminated, never moved */
 }
 
 struct machine *machine_new(struct symbol_store *store, const struct perf_build_id_entry *build_ids,
@@ -108,14 +64,12 @@ void machine_free(struct machine *m)
 		free(m->all[i]);
 	}
 	free(m->all);
-	free(m->threads);
+	hashmap_release(&m->threads);
 	maps_put(m->kernel_maps);
 	for (size_t i = 0; i < m->nr_objects; i++)
 		free(m->objects[i]);
 	free(m->objects);
-	for (size_t i = 0; i < m->strings.cap; i++)
-		free(m->strings.v[i]);
-	free(m->strings.v);
+	hashmap_release(&m->strings);
 	free(m);
 }
 
@@ -136,36 +90,23 @@ const struct map_object *machine_object(const struct machine *m, uint32_t id)
 
 /* --- threads --- */
 
-static struct thread **thread_slot(struct machine *m, int32_t tid)
-{
-	size_t j = hash_int((uint32_t)tid) & (m->cap_threads - 1);
-	while (m->threads[j] && m->threads[j]->tid != tid)
-		j = (j + 1) & (m->cap_threads - 1);
-	return &m->threads[j];
-}
-
 static struct thread *find_thread(struct machine *m, int32_t tid)
 {
-	return m->cap_threads ? *thread_slot(m, tid) : NULL;
+	if (m->last && m->last->tid == tid)
+		return m->last;
+	int64_t i = hashmap_find_u64(&m->threads, (uint32_t)tid);
+	if (i < 0)
+		return NULL;
+	m->last = (struct thread *)(uintptr_t)hashmap_entry(&m->threads, (size_t)i)->value;
+	return m->last;
 }
 
 /* Makes T the current thread of its tid (replacing any other). */
 static void set_thread(struct machine *m, struct thread *t)
 {
-	if (2 * (m->nr_threads + 1) > m->cap_threads) {
-		size_t old_cap = m->cap_threads;
-		struct thread **old = m->threads;
-		m->cap_threads = old_cap ? old_cap * 2 : 64;
-		m->threads = xcalloc(m->cap_threads, sizeof(*m->threads));
-		for (size_t i = 0; i < old_cap; i++)
-			if (old[i])
-				*thread_slot(m, old[i]->tid) = old[i];
-		free(old);
-	}
-	struct thread **slot = thread_slot(m, t->tid);
-	if (!*slot)
-		m->nr_threads++;
-	*slot = t;
+	size_t i = hashmap_intern_u64(&m->threads, (uint32_t)t->tid, NULL);
+	hashmap_entry(&m->threads, i)->value = (uintptr_t)t;
+	m->last = t;
 	if (m->nr_all == m->cap_all) {
 		m->cap_all = m->cap_all ? m->cap_all * 2 : 64;
 		m->all = xrealloc(m->all, m->cap_all * sizeof(*m->all));

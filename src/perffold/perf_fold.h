@@ -19,6 +19,7 @@
 #include "fold/fold_naming.h"
 #include "fold/fold_table.h"
 #include "fold/stack_sink.h"
+#include "session/sample_filter.h"
 #include "symbol/symbol_store.h"
 
 enum perf_fold_weight {
@@ -37,14 +38,7 @@ struct perf_fold_options {
 				    * --inline: every user frame expanded into the functions
 				    * inlined at it (DWARF), the inlined ones named "f_[i]" */
 	int srcline;               /* append ":file:line" (DWARF) to user frames' names */
-	/* Sample filters, as perf script's --pid/--tid/--comms (NULL/0 = no filter). */
-	const int32_t *pids;
-	size_t nr_pids;
-	const int32_t *tids;
-	size_t nr_tids;
-	const char *const *comms;
-	size_t nr_comms;
-	int max_stack;             /* frames per sample; 0 = perf script's default (127) */
+	struct sample_filter filter; /* perf script's --pid/--tid/--comms/--max-stack */
 	const struct symbol_options *symbols; /* NULL = defaults */
 	const struct tephra_report *report; /* the reading's progress (NULL: none) */
 	/* perf_fold_file: where to print the short stack-quality block of a DWARF

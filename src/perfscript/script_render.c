@@ -386,11 +386,11 @@ int script_render_file(const char *path, const struct script_options *o, int fd,
 	r.o = o;
 	r.err = err;
 	r.nr_events = perf_reader_nr_events(s.reader);
-	if (o->max_stack > 0)
-		s.max_stack = (size_t)o->max_stack;
+	if (o->filter.max_stack > 0)
+		s.max_stack = (size_t)o->filter.max_stack;
 	r.fields = xcalloc(r.nr_events + 1, sizeof(*r.fields));
 	r.ready = xcalloc(r.nr_events + 1, 1);
-	r.max_stack = o->max_stack > 0 ? (size_t)o->max_stack : PERF_SCRIPT_MAX_STACK;
+	r.max_stack = o->filter.max_stack > 0 ? (size_t)o->filter.max_stack : PERF_SCRIPT_MAX_STACK;
 	r.frames = xmalloc(2 * r.max_stack * sizeof(*r.frames)); /* see frame_resolve_callchain */
 	r.printed = xmalloc(2 * r.max_stack * sizeof(*r.printed));
 	out_writer_init(&r.out, fd);

@@ -42,9 +42,8 @@ struct script_options {
 	unsigned fields, fields_add, fields_remove;
 	int fields_set;
 	int nanosecs;            /* --ns */
-	int max_stack;           /* --max-stack; 0 = 127 */
 	int no_inline;           /* --no-inline: unwound frames without their inlined functions */
-	struct perf_session_filter filter;
+	struct sample_filter filter; /* --pid/--tid/--comms/--max-stack */
 	const struct symbol_options *symbols;
 	const struct tephra_report *report; /* the reading's progress (NULL: none) */
 	/* where to print the short stack-quality block of a DWARF recording after the

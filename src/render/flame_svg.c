@@ -278,18 +278,9 @@ int flame_svg_write(FILE *out, const char *out_name, const struct flame_tree *t,
 	strbuf_addstr(sb, "<style>\ntext { font-family: ");
 	add_font_family(sb, o->fonttype);
 	strbuf_addf(sb, ", sans-serif; font-size: %gpx; fill: #000; }\n"
-		    "#title { text-anchor: middle; font-size: %gpx; }\n"
-		    "#subtitle { text-anchor: middle; fill: #555; }\n"
-		    "#unzoom, #search, #ignorecase { cursor: pointer; }\n"
-		    "#search, #ignorecase { opacity: 0.6; }\n"
-		    "#search.active, #ignorecase.active { opacity: 1; font-weight: bold; }\n"
-		    "#matched { text-anchor: end; }\n"
-		    "#frames g { cursor: pointer; }\n"
-		    "#frames rect { rx: 2px; ry: 2px; }\n"
-		    "#frames text { pointer-events: none; }\n"
-		    "#frames g:hover rect { stroke: #000; stroke-width: 0.5; }\n"
-		    ".parent rect { opacity: 0.5; }\n"
-		    ".hide { display: none; }\n</style>\n", fs, fs + 5);
+		    "#title { text-anchor: middle; font-size: %gpx; }\n", fs, fs + 5);
+	strbuf_addstr(sb, flame_style_css);
+	strbuf_addstr(sb, "</style>\n");
 	strbuf_addf(sb, "<script><![CDATA[\nvar C = { xpad: %g, plotw: %.17g, fh: %g, y0: %g, "
 		    "texty: %g, fontsize: %g, total: ", XPAD, o->width - 2 * XPAD, fh, w.y0,
 		    w.texty, fs);

@@ -4,10 +4,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/hashmap.h"
 #include "base/xalloc.h"
 
 /* Interned frame names: bytes in one arena, found again through an open-addressing
- * table of ids.  Offsets, not pointers, so the arena can move when it grows. */
+ * table of ids.  Offsets, not pointers, so the arena can move when it grows.
+ * Its own table, not base/hashmap (whose hash_bytes it uses): measured with the map,
+ * bench/render.sh's 1,000,000 stacks took 302 MB -> 322 MB peak RSS, and the first
+ * 200,000 of them 1,290 M -> 1,348 M instructions (cachegrind). */
 struct name_table {
 	char *arena;
 	size_t arena_len, arena_cap;
@@ -23,6 +27,10 @@ struct flame_tree {
 	unsigned flags;
 	struct flame_node *nodes;
 	uint32_t nr_nodes, cap_nodes;
+	/* The child index, (parent, name) -> node, chained through the nodes themselves: no
+	 * memory but a bucket array and a field per node.  On base/hashmap (integer keys)
+	 * bench/render.sh's 1,000,000 stacks took 303 MB -> 632 MB peak RSS, and the first
+	 * 200,000 of them 1,290 M -> 1,504 M instructions. */
 	uint32_t *buckets;   /* child index: heads of hash_next chains */
 	uint32_t nr_buckets; /* power of two */
 	struct name_table names;
@@ -39,15 +47,6 @@ struct flame_tree {
 	char *prev_text;
 	size_t prev_text_cap;
 };
-
-static uint32_t hash_bytes(const char *s, size_t n)
-{
-	uint32_t h = 2166136261u; /* FNV-1a */
-
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ (unsigned char)s[i]) * 16777619u;
-	return h;
-}
 
 static uint32_t hash_pair(uint32_t parent, uint32_t name)
 {
@@ -72,7 +71,7 @@ static void names_rehash(struct name_table *nt, uint32_t nr_slots)
 
 static uint32_t names_intern(struct name_table *nt, const char *s, size_t len)
 {
-	uint32_t h = hash_bytes(s, len);
+	uint32_t h = (uint32_t)hash_bytes(s, len);
 	uint32_t i = h & (nt->nr_slots - 1);
 
 	for (; nt->slots[i] != FLAME_NONE; i = (i + 1) & (nt->nr_slots - 1)) {

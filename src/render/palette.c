@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/hashmap.h"
 #include "base/strbuf.h"
 #include "base/xalloc.h"
 
@@ -45,6 +46,8 @@ static uint64_t mix64(uint64_t x)
 	return x;
 }
 
+/* FNV-1a, then mix64: not base/hashmap's hash_bytes, because this function defines the
+ * colours every graph shows (the same name keeps its colour from one version to the next). */
 static struct shade shade_mixed(const char *s, size_t len)
 {
 	uint64_t h = 1469598103934665603ull;
@@ -212,80 +215,32 @@ struct rgb palette_diff_color(double delta, double max_abs_delta)
 
 /* --- consistent palette file --- */
 
-struct palette_entry {
-	char *name;
-	size_t len;
-	struct rgb color;
-};
-
+/* Name bytes (which may hold NUL bytes) -> colour, packed as 0xRRGGBB. */
 struct palette_map {
-	struct palette_entry *e;
-	size_t n, cap;
-	size_t *slots;   /* index+1, 0 = empty */
-	size_t nr_slots; /* power of two */
+	struct hashmap names;
 };
 
-static size_t hash_name(const char *s, size_t len)
+static uint64_t pack(struct rgb c)
 {
-	uint64_t h = 1469598103934665603ull;
-	for (size_t i = 0; i < len; i++)
-		h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
-	return (size_t)mix64(h);
+	return (uint64_t)c.r << 16 | (uint64_t)c.g << 8 | c.b;
 }
 
-static void map_rehash(struct palette_map *m, size_t nr_slots)
+static struct rgb unpack(uint64_t v)
 {
-	free(m->slots);
-	m->slots = xcalloc(nr_slots, sizeof(*m->slots));
-	m->nr_slots = nr_slots;
-	for (size_t i = 0; i < m->n; i++) {
-		size_t j = hash_name(m->e[i].name, m->e[i].len) & (nr_slots - 1);
-		while (m->slots[j])
-			j = (j + 1) & (nr_slots - 1);
-		m->slots[j] = i + 1;
-	}
-}
-
-static struct palette_entry *map_find(struct palette_map *m, const char *s, size_t len, size_t *slot)
-{
-	size_t j = hash_name(s, len) & (m->nr_slots - 1);
-	for (; m->slots[j]; j = (j + 1) & (m->nr_slots - 1)) {
-		struct palette_entry *e = &m->e[m->slots[j] - 1];
-		if (e->len == len && !memcmp(e->name, s, len))
-			return e;
-	}
-	*slot = j;
-	return NULL;
+	struct rgb c = { (uint8_t)(v >> 16), (uint8_t)(v >> 8), (uint8_t)v };
+	return c;
 }
 
 static void map_put(struct palette_map *m, const char *s, size_t len, struct rgb c)
 {
-	size_t slot;
-	struct palette_entry *e = map_find(m, s, len, &slot);
-
-	if (e) {
-		e->color = c;
-		return;
-	}
-	if (m->n == m->cap) {
-		m->cap = m->cap ? m->cap * 2 : 64;
-		m->e = xrealloc(m->e, sizeof(*m->e) * m->cap);
-	}
-	m->e[m->n].name = xmalloc(len + 1); /* names may hold NUL bytes: copy by length */
-	memcpy(m->e[m->n].name, s, len);
-	m->e[m->n].name[len] = '\0';
-	m->e[m->n].len = len;
-	m->e[m->n].color = c;
-	m->n++;
-	m->slots[slot] = m->n;
-	if (m->n * 2 > m->nr_slots)
-		map_rehash(m, m->nr_slots * 2);
+	size_t i = hashmap_intern(&m->names, s, len, NULL);
+	hashmap_entry(&m->names, i)->value = pack(c);
 }
 
 struct palette_map *palette_map_load(const char *path, struct tephra_error *err)
 {
 	struct palette_map *m = xcalloc(1, sizeof(*m));
-	map_rehash(m, 64);
+	hashmap_init(&m->names);
 	FILE *f = fopen(path, "r");
 	if (!f) {
 		if (errno == ENOENT)
@@ -334,40 +289,43 @@ struct palette_map *palette_map_load(const char *path, struct tephra_error *err)
 
 struct rgb palette_map_get(struct palette_map *m, const char *name, size_t len, struct rgb color)
 {
-	size_t slot;
-	struct palette_entry *e = map_find(m, name, len, &slot);
+	int created;
+	size_t i = hashmap_intern(&m->names, name, len, &created);
 
-	if (e)
-		return e->color;
-	map_put(m, name, len, color);
-	return color;
+	if (created)
+		hashmap_entry(&m->names, i)->value = pack(color);
+	return unpack(hashmap_entry(&m->names, i)->value);
 }
 
 static int cmp_entry(const void *a, const void *b)
 {
-	const struct palette_entry *x = a, *y = b;
+	const struct hashmap_entry *x = *(const struct hashmap_entry *const *)a;
+	const struct hashmap_entry *y = *(const struct hashmap_entry *const *)b;
 	size_t n = x->len < y->len ? x->len : y->len;
-	int c = memcmp(x->name, y->name, n);
+	int c = memcmp(x->key, y->key, n);
 	return c ? c : (x->len > y->len) - (x->len < y->len);
 }
 
 int palette_map_save(const struct palette_map *m, const char *path, struct tephra_error *err)
 {
-	struct palette_entry *sorted = xmalloc(sizeof(*sorted) * (m->n ? m->n : 1));
-	memcpy(sorted, m->e, sizeof(*sorted) * m->n);
-	qsort(sorted, m->n, sizeof(*sorted), cmp_entry);
+	size_t n = hashmap_count(&m->names);
+	const struct hashmap_entry **sorted = xmalloc(sizeof(*sorted) * (n ? n : 1));
+	for (size_t i = 0; i < n; i++)
+		sorted[i] = hashmap_entry(&m->names, i);
+	qsort(sorted, n, sizeof(*sorted), cmp_entry);
 	FILE *f = fopen(path, "w");
 	if (!f) {
 		tephra_error_at(err, path, -1, "cannot write: %s", strerror(errno));
 		free(sorted);
 		return -1;
 	}
-	for (size_t i = 0; i < m->n; i++) {
+	for (size_t i = 0; i < n; i++) {
 		/* A name holding a newline could not be read back; such names are not kept. */
-		if (memchr(sorted[i].name, '\n', sorted[i].len))
+		if (memchr(sorted[i]->key, '\n', sorted[i]->len))
 			continue;
-		fwrite(sorted[i].name, 1, sorted[i].len, f);
-		fprintf(f, "->rgb(%u,%u,%u)\n", sorted[i].color.r, sorted[i].color.g, sorted[i].color.b);
+		struct rgb c = unpack(sorted[i]->value);
+		fwrite(sorted[i]->key, 1, sorted[i]->len, f);
+		fprintf(f, "->rgb(%u,%u,%u)\n", c.r, c.g, c.b);
 	}
 	free(sorted);
 	if (fclose(f) != 0) {
@@ -381,9 +339,6 @@ void palette_map_free(struct palette_map *m)
 {
 	if (!m)
 		return;
-	for (size_t i = 0; i < m->n; i++)
-		free(m->e[i].name);
-	free(m->e);
-	free(m->slots);
+	hashmap_release(&m->names);
 	free(m);
 }

@@ -4,7 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/xalloc.h"
 
 int perf_session_open(struct perf_session *s, const char *path, const struct symbol_options *sym,
 		      const struct tephra_report *report, struct tephra_error *err)
@@ -50,33 +49,7 @@ void perf_session_close(struct perf_session *s)
 	memset(s, 0, sizeof(*s));
 }
 
-static int has_int(const int32_t *v, size_t n, int32_t x)
-{
-	for (size_t i = 0; i < n; i++)
-		if (v[i] == x)
-			return 1;
-	return 0;
-}
-
-static int selected(const struct perf_session_filter *f, const struct thread *t)
-{
-	if (!f)
-		return 1;
-	if (f->comms) {
-		size_t i = 0;
-		while (i < f->nr_comms && strcmp(f->comms[i], t->comm))
-			i++;
-		if (i == f->nr_comms)
-			return 0;
-	}
-	if (f->pids && !has_int(f->pids, f->nr_pids, t->pid))
-		return 0;
-	if (f->tids && !has_int(f->tids, f->nr_tids, t->tid))
-		return 0;
-	return 1;
-}
-
-int perf_session_run(struct perf_session *s, const struct perf_session_filter *f,
+int perf_session_run(struct perf_session *s, const struct sample_filter *f,
 		     int (*on_sample)(void *arg, struct perf_session *s,
 				      const struct perf_session_sample *ps),
 		     void *arg, struct tephra_error *err)
@@ -100,7 +73,7 @@ int perf_session_run(struct perf_session *s, const struct perf_session_filter *f
 		ps.cpumode = ev.misc & PERF_MISC_CPUMODE_MASK;
 		ps.thread = machine_findnew_thread(s->machine, (int32_t)ev.u.sample.pid,
 						   (int32_t)ev.u.sample.tid);
-		if (!selected(f, ps.thread))
+		if (!sample_filter_keeps(f, ps.thread))
 			continue;
 		/* --call-graph dwarf: the recorded chain is the kernel part; add the user
 		 * frames unwound from the sample's registers and stack, as perf does */
@@ -113,43 +86,4 @@ int perf_session_run(struct perf_session *s, const struct perf_session_filter *f
 			break;
 	}
 	return rc < 0 ? -1 : 0;
-}
-
-int perf_session_parse_ints(const char *list, int32_t **out)
-{
-	int n = 0;
-	int32_t *v = NULL;
-	const char *p = list;
-	while (*p) {
-		char *end;
-		long x = strtol(p, &end, 10);
-		if (end == p || (*end && *end != ',')) {
-			free(v);
-			*out = NULL;
-			return -1;
-		}
-		v = xrealloc(v, (size_t)(n + 1) * sizeof(*v));
-		v[n++] = (int32_t)x;
-		p = *end ? end + 1 : end;
-	}
-	*out = v;
-	return n;
-}
-
-size_t perf_session_parse_names(const char *list, char ***out)
-{
-	size_t n = 0;
-	char **v = NULL;
-	const char *p = list;
-	for (;;) {
-		const char *comma = strchr(p, ',');
-		size_t len = comma ? (size_t)(comma - p) : strlen(p);
-		v = xrealloc(v, (n + 1) * sizeof(*v));
-		v[n++] = xstrndup(p, len);
-		if (!comma)
-			break;
-		p = comma + 1;
-	}
-	*out = v;
-	return n;
 }

@@ -15,17 +15,9 @@
 #include "machine/machine.h"
 #include "perfdata/perf_reader.h"
 #include "session/frame_resolver.h"
+#include "session/sample_filter.h"
 #include "symbol/symbol_store.h"
 #include "unwind/sample_unwind.h"
-
-struct perf_session_filter {
-	const int32_t *pids;   /* keep samples whose thread's pid is listed (NULL: all) */
-	size_t nr_pids;
-	const int32_t *tids;
-	size_t nr_tids;
-	const char *const *comms; /* keep samples whose comm (at the sample) is listed */
-	size_t nr_comms;
-};
 
 struct perf_session {
 	const char *path;
@@ -60,16 +52,11 @@ void perf_session_close(struct perf_session *s);
  * reported. */
 void perf_session_end_progress(struct perf_session *s);
 
-/* Reads to the end, calling ON_SAMPLE for each selected sample (it returns 0 to go on, or
+/* Reads to the end, calling ON_SAMPLE for each sample F keeps (F NULL: every sample) (it returns 0 to go on, or
  * non-zero to stop).  Returns 0, or -1 with ERR on bad input. */
-int perf_session_run(struct perf_session *s, const struct perf_session_filter *f,
+int perf_session_run(struct perf_session *s, const struct sample_filter *f,
 		     int (*on_sample)(void *arg, struct perf_session *s,
 				      const struct perf_session_sample *ps),
 		     void *arg, struct tephra_error *err);
-
-/* Parses a comma-separated list ("1,2,3") for --pid/--tid, or names for --comms.
- * Returns the number of items, or -1 on a bad number. */
-int perf_session_parse_ints(const char *list, int32_t **out);
-size_t perf_session_parse_names(const char *list, char ***out);
 
 #endif

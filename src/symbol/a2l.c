@@ -77,6 +77,7 @@ struct a2l {
 	int symbols_tried;
 	/* binutils' lookups have memory (see function_state); perf asks once per
 	 * address and keeps the answer, so answers are kept here too and replayed */
+	/* (the four maps are keyed by integers: hashmap_*_u64) */
 	struct hashmap answers;           /* vaddr -> index in answer_list */
 	struct inline_answer *answer_list;
 	size_t nr_answers, cap_answers;
@@ -368,7 +369,7 @@ static void pick_in_unit(struct a2l *dl, Dwarf_Die *cu, Dwarf_Addr addr,
 {
 	Dwarf_Off off = dwarf_dieoffset(cu);
 	int created;
-	size_t i = hashmap_intern(&dl->unit_index, &off, sizeof(off), &created);
+	size_t i = hashmap_intern_u64(&dl->unit_index, off, &created);
 	if (created) {
 		dl->units = xrealloc(dl->units, (i + 1) * sizeof(*dl->units));
 		memset(&dl->units[i], 0, sizeof(dl->units[i]));
@@ -497,7 +498,7 @@ static void compute_facts(struct a2l *dl, Dwarf_Addr addr, struct inline_facts *
 static const struct inline_facts *facts_at(struct a2l *dl, Dwarf_Addr addr)
 {
 	int created;
-	size_t i = hashmap_intern(&dl->facts, &addr, sizeof(addr), &created);
+	size_t i = hashmap_intern_u64(&dl->facts, addr, &created);
 	struct hashmap_entry *e = hashmap_entry(&dl->facts, i);
 	if (created) {
 		if (dl->nr_facts == dl->cap_facts) {
@@ -512,7 +513,7 @@ static const struct inline_facts *facts_at(struct a2l *dl, Dwarf_Addr addr)
 
 static uint64_t *function_state_of(struct a2l *dl, Dwarf_Off die)
 {
-	size_t i = hashmap_intern(&dl->function_state, &die, sizeof(die), NULL);
+	size_t i = hashmap_intern_u64(&dl->function_state, die, NULL);
 	return &hashmap_entry(&dl->function_state, i)->value;
 }
 
@@ -586,7 +587,7 @@ int a2l_inline_records(struct a2l *dl, uint64_t vaddr,
 		       void *arg)
 {
 	int created;
-	size_t i = hashmap_intern(&dl->answers, &vaddr, sizeof(vaddr), &created);
+	size_t i = hashmap_intern_u64(&dl->answers, vaddr, &created);
 	struct hashmap_entry *e = hashmap_entry(&dl->answers, i);
 	if (created) {
 		if (dl->nr_answers == dl->cap_answers) {

@@ -39,8 +39,7 @@ struct symbol_store *symbol_store_new(const struct symbol_options *opts)
 	st->opts.kallsyms = dup_or_null(opts->kallsyms);
 	st->opts.root_dir = dup_or_null(opts->root_dir);
 	debug_paths_init(&st->paths, opts->root_dir, opts->debug_dir, opts->buildid_dir);
-	st->nr_buckets = 64;
-	st->buckets = xcalloc(st->nr_buckets, sizeof(*st->buckets));
+	hashmap_init(&st->dsos);
 	return st;
 }
 
@@ -62,14 +61,9 @@ void symbol_store_free(struct symbol_store *st)
 	st->prefetch = NULL;
 	dso_prefetch_free(st->dso_prefetch);
 	st->dso_prefetch = NULL;
-	for (size_t i = 0; i < st->nr_buckets; i++) {
-		struct dso *d = st->buckets[i], *n;
-		for (; d; d = n) {
-			n = d->next;
-			dso_free(d);
-		}
-	}
-	free(st->buckets);
+	for (size_t i = 0; i < hashmap_count(&st->dsos); i++)
+		dso_free((struct dso *)(uintptr_t)hashmap_entry(&st->dsos, i)->value);
+	hashmap_release(&st->dsos);
 	if (st->kallsyms_ok)
 		kallsyms_release(&st->kallsyms);
 	free(st->kallsyms_from);
@@ -77,35 +71,6 @@ void symbol_store_free(struct symbol_store *st)
 	free((char *)st->opts.kallsyms);
 	free((char *)st->opts.root_dir);
 	free(st);
-}
-
-static uint64_t hash_key(const char *path, const uint8_t *bid, size_t n)
-{
-	uint64_t h = 1469598103934665603ull;
-	for (const char *p = path; *p; p++)
-		h = (h ^ (uint8_t)*p) * 1099511628211ull;
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ bid[i]) * 1099511628211ull;
-	return h;
-}
-
-static void grow_buckets(struct symbol_store *st)
-{
-	size_t nb = st->nr_buckets * 2;
-	struct dso **b = xcalloc(nb, sizeof(*b));
-
-	for (size_t i = 0; i < st->nr_buckets; i++) {
-		struct dso *d = st->buckets[i], *n;
-		for (; d; d = n) {
-			n = d->next;
-			size_t k = hash_key(d->path, d->key_build_id, d->key_build_id_size) & (nb - 1);
-			d->next = b[k];
-			b[k] = d;
-		}
-	}
-	free(st->buckets);
-	st->buckets = b;
-	st->nr_buckets = nb;
 }
 
 static int ends_with(const char *s, const char *suffix)
@@ -164,12 +129,17 @@ struct dso *symbol_store_dso(struct symbol_store *st, const char *path,
 		build_id_size = 0;
 	if (build_id_size > MAX_BUILD_ID)
 		build_id_size = MAX_BUILD_ID;
-	size_t k = hash_key(path, build_id, build_id_size) & (st->nr_buckets - 1);
-	for (struct dso *d = st->buckets[k]; d; d = d->next) {
-		if (d->key_build_id_size == build_id_size && strcmp(d->path, path) == 0 &&
-		    (!build_id_size || memcmp(d->key_build_id, build_id, build_id_size) == 0))
-			return d;
-	}
+	/* the key: the path, its NUL (a path holds none), the build-id */
+	size_t len = strlen(path), key_len = len + 1 + build_id_size;
+	char *key = xmalloc(key_len);
+	int created;
+	memcpy(key, path, len + 1);
+	if (build_id_size)
+		memcpy(key + len + 1, build_id, build_id_size);
+	size_t i = hashmap_intern(&st->dsos, key, key_len, &created);
+	free(key);
+	if (!created)
+		return (struct dso *)(uintptr_t)hashmap_entry(&st->dsos, i)->value;
 	struct dso *d = xcalloc(1, sizeof(*d));
 	d->store = st;
 	d->path = xstrdup(path);
@@ -182,10 +152,7 @@ struct dso *symbol_store_dso(struct symbol_store *st, const char *path,
 	}
 	d->build_id_size = d->key_build_id_size = build_id_size;
 	d->table.demangle = !st->opts.no_demangle && (d->kind == DSO_USER || d->kind == DSO_VDSO);
-	d->next = st->buckets[k];
-	st->buckets[k] = d;
-	if (++st->nr_dsos > st->nr_buckets * 2)
-		grow_buckets(st);
+	hashmap_entry(&st->dsos, i)->value = (uintptr_t)d;
 	/* perf records the kernel's build-id only when samples hit it: then its symbols
 	 * will be needed, and reading them can start now */
 	if (d->kind == DSO_KERNEL && build_id_size)

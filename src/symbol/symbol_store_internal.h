@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/hashmap.h"
 #include "symbol/debug_paths.h"
 #include "symbol/kallsyms.h"
 #include "symbol/symbol_store.h"
@@ -15,7 +16,6 @@
 #define MAX_BUILD_ID 20
 
 struct dso {
-	struct dso *next;          /* hash chain */
 	struct symbol_store *store;
 	char *path;
 	char *module;              /* DSO_MODULE: the module name */
@@ -38,8 +38,7 @@ struct dso {
 struct symbol_store {
 	struct symbol_options opts;  /* strings owned; debug_dir and buildid_dir unused */
 	struct debug_paths paths;    /* where debug files and perf's copies are */
-	struct dso **buckets;
-	size_t nr_buckets, nr_dsos;
+	struct hashmap dsos;         /* path, NUL, key build-id -> struct dso * */
 	int kallsyms_tried;
 	struct kallsyms kallsyms;
 	int kallsyms_ok;

@@ -38,14 +38,14 @@ struct tephra_trace {
 	struct cs_options csopts;
 	struct trace_thread *threads;
 	size_t nthreads, cap_threads;
-	struct hashmap thread_ids; /* tid -> entry index == index in threads */
+	struct hashmap thread_ids; /* tid (hashmap_*_u64) -> entry index == index in threads */
 	size_t cur;
 	struct decoded cache[DECODE_SLOTS];
 };
 
 static void add_thread(struct tephra_trace *t, uint64_t tid)
 {
-	hashmap_intern(&t->thread_ids, &tid, sizeof(tid), NULL);
+	hashmap_intern_u64(&t->thread_ids, tid, NULL);
 	if (t->nthreads == t->cap_threads) {
 		/* doubling: a log naming thousands of cpus adds them one by one */
 		t->cap_threads = t->cap_threads ? 2 * t->cap_threads : 4;
@@ -288,7 +288,7 @@ int trace_select_thread(struct tephra_trace *t, uint64_t tid, size_t max_threads
 {
 	if (t->threads[t->cur].tid == tid)
 		return 0;
-	int64_t i = hashmap_find(&t->thread_ids, &tid, sizeof(tid));
+	int64_t i = hashmap_find_u64(&t->thread_ids, tid);
 	if (i >= 0) {
 		t->cur = (size_t)i;
 		return 0;

@@ -12,6 +12,11 @@
  * return pcs of one process). */
 #define MAX_ROWS (1u << 17)
 
+/* Its own table, not base/hashmap: looked up for every frame of every DWARF sample, and
+ * a slot holding the key itself (no entry, no key copy to reach) is cheaper.  Measured
+ * with the map (find_hashed inline, the same mix of module and pc): tephra fold of the
+ * perf-dwarf bench recording ran 2.0% more instructions (1,113 M -> 1,136 M, cachegrind),
+ * tephra script 1.1% more. */
 struct cfi_row_slot {
 	Dwfl_Module *mod;       /* NULL: empty slot */
 	uint64_t pc;

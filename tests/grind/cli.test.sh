@@ -13,6 +13,10 @@ for t in "$TEPHRA" "$TEPHRA_ASAN"; do
 	has_line grind.folded "main;b;work 4002"
 	grep -q '<svg' grind.svg || fail "no SVG written"
 	grep -q 'work' grind.svg || fail "SVG without the work frame"
+	# One way to draw: the graph is tephra flamegraph's of the folded file.
+	"$t" flamegraph --title "tephra grind: ./calls" --countname instructions grind.folded >fg.svg ||
+		fail "tephra flamegraph grind.folded failed"
+	cmp -s grind.svg fg.svg || fail "grind.svg differs from tephra flamegraph's graph of grind.folded"
 	grep -qE '^tephra grind: .*grind.folded: [0-9]+ instructions counted, [0-9]+ stacks, deepest stack [0-9]+ frames, 0 underflows repaired, 1 frames seeded$' err ||
 		{ cat err; fail "no summary line"; }
 	"$t" grind -q --no-svg -o q.folded ./calls 2>err || fail "-q run failed"
@@ -31,6 +35,10 @@ for t in "$TEPHRA" "$TEPHRA_ASAN"; do
 	printf 'int main(void) { return 3; }\n' > three.c && gcc -o three three.c
 	"$t" grind --no-svg -o three.folded ./three 2>/dev/null; rc=$?
 	[ $rc = 3 ] || fail "exit status $rc, not the program's 3"
+	# Also when our caller ignores SIGCHLD (inherited across exec: the kernel would reap
+	# Valgrind itself and waitpid fail with ECHILD).
+	(trap '' CHLD; exec "$t" grind --no-svg -o three.folded ./three) 2>err; rc=$?
+	[ $rc = 3 ] || { cat err; fail "with SIGCHLD ignored: exit status $rc, not the program's 3"; }
 
 	# Errors.
 	"$t" grind 2>err; [ $? = 2 ] && grep -q 'no program to run' err || fail "no program: $(cat err)"

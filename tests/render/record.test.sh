@@ -39,6 +39,13 @@ got=$(grep -o '<title>demo ([0-9]* samples' dwarf.svg | grep -o '[0-9]*')
 [ "$got" = "$want" ] || fail "dwarf graph total $got, perf script total $want"
 # User frames of DWARF recordings depend on the unwinder (src/unwind), not on this area.
 grep -q '<title>parse (' dwarf.svg || echo "note: the DWARF graph has no user frames yet (unwinder)"
+# A caller that ignores SIGCHLD (inherited across exec; the kernel would reap perf itself
+# and its exit status be lost): the same graph is drawn.
+(trap '' CHLD; exec "$TEPHRA" record -o ign.svg -d ign.data -- ./demo 50) > /dev/null 2> err ||
+	{ cat err; fail "record with SIGCHLD ignored"; }
+want=$(perf script -i ign.data -F comm,period 2>/dev/null | awk '$1 == "demo" { s += $2 } END { printf "%.0f", s }')
+got=$(grep -o '<title>demo ([0-9]* samples' ign.svg | grep -o '[0-9]*')
+[ -n "$got" ] && [ "$got" = "$want" ] || fail "SIGCHLD ignored: graph total $got, perf script total $want"
 # A command that cannot run: a clear failure, not a crash.
 "$TEPHRA_ASAN" record -o x.svg -d x.data -- ./no-such-program > /dev/null 2> err
 [ $? -ne 0 ] || fail "missing program succeeded"

@@ -1,6 +1,6 @@
 /* Unit test of base/hashmap: insert/find, dense indices in insertion order, keys copied
  * (callers' buffers may change), NUL bytes and empty keys, growth to a million keys,
- * key alignment (fold_table reads uint32_t arrays straight from keys). */
+ * key alignment (fold_table reads uint32_t arrays straight from keys), integer keys. */
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -56,6 +56,27 @@ int main(void)
 		CHECK(((uintptr_t)hashmap_entry(&m, idx)->key & 7) == 0);
 		CHECK(hashmap_entry(&m, idx)->len == len);
 	}
+	/* Integer keys (a map of their own): dense indices, values kept across growth,
+	 * keys that differ in high bits only, 0 and all-ones, absent keys not found. */
+	struct hashmap ints = HASHMAP_INIT;
+	CHECK(hashmap_find_u64(&ints, 0) == -1);
+	for (uint64_t i = 0; i < 100000; i++) {
+		size_t idx = hashmap_intern_u64(&ints, i << 40 | i, &created);
+		CHECK(idx == i && created == 1);
+		hashmap_entry(&ints, idx)->value = i + 7;
+		if (failures > 5)
+			break;
+	}
+	CHECK(hashmap_intern_u64(&ints, UINT64_MAX, &created) == 100000 && created == 1);
+	for (uint64_t i = 0; i < 100000; i += 7) {
+		int64_t idx = hashmap_find_u64(&ints, i << 40 | i);
+		CHECK(idx == (int64_t)i && hashmap_entry(&ints, (size_t)idx)->value == i + 7);
+		CHECK(hashmap_intern_u64(&ints, i << 40 | i, &created) == i && created == 0);
+		CHECK(hashmap_find_u64(&ints, (i + 1) << 40 | i) == -1);
+	}
+	CHECK(hashmap_find_u64(&ints, 0) == 0 && hashmap_find_u64(&ints, UINT64_MAX) == 100000);
+	hashmap_release(&ints);
+
 	CHECK(hash_bytes("ab", 2) != hash_bytes("ba", 2));
 	CHECK(hash_bytes("", 0) != hash_bytes("\0", 1));
 	hashmap_release(&m);

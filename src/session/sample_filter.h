@@ -1,0 +1,43 @@
+/* sample_filter.h - which samples of a perf.data file are read, and how many frames of
+ * each: perf script's --pid/--tid/--comms/--max-stack (`tephra fold` spells the first two
+ * --only-pid/--only-tid, its --pid/--tid being stackcollapse's roots).  The commands fill
+ * one with sample_filter_parse; the session applies it (sample_filter_keeps). */
+#ifndef TEPHRA_SESSION_SAMPLE_FILTER_H
+#define TEPHRA_SESSION_SAMPLE_FILTER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/error.h"
+#include "machine/machine.h"
+
+struct sample_filter {
+	int32_t *pids;     /* keep samples whose thread's pid is listed (NULL: all) */
+	size_t nr_pids;
+	int32_t *tids;     /* ... whose tid is listed (NULL: all) */
+	size_t nr_tids;
+	char **comms;      /* ... whose thread's comm at the sample is listed (NULL: all) */
+	size_t nr_comms;
+	int max_stack;     /* frames per sample; 0 = perf script's default (127) */
+};
+
+enum sample_filter_kind {
+	SAMPLE_FILTER_PIDS,      /* "1,2,3" */
+	SAMPLE_FILTER_TIDS,      /* "1,2,3" */
+	SAMPLE_FILTER_COMMS,     /* "name,other name" */
+	SAMPLE_FILTER_MAX_STACK, /* a positive number */
+};
+
+/* Sets the KIND part of F from ARG, the value of the long option OPTION ("only-pid",
+ * named in the error); a repeated option replaces the earlier value, as in perf.
+ * Returns 0, or -1 with ERR. */
+int sample_filter_parse(struct sample_filter *f, enum sample_filter_kind kind, const char *option,
+			const char *arg, struct tephra_error *err);
+
+/* Whether a sample of thread T passes F (F NULL: every sample). */
+int sample_filter_keeps(const struct sample_filter *f, const struct thread *t);
+
+/* Frees what sample_filter_parse allocated, and empties F. */
+void sample_filter_free(struct sample_filter *f);
+
+#endif
