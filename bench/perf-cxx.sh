@@ -30,6 +30,7 @@ if [ ! -s "$data" ] || [ "$(nr_samples "$data")" -lt "$WANT" ]; then
 	g++ -O2 -g -o "$DIR/sort_map_pairs" "$TOP/tests/workloads/sort_map_pairs.cpp"
 	secs=3
 	while :; do
+		rm -f "$data.tmp" "$data.tmp.old" # perf record would keep the old file as .old
 		echo "perf-cxx: recording ${secs}s of sort_map_pairs (perf record --call-graph dwarf,16384 -F 4000)..." >&2
 		perf record -q -N -m 1024 --call-graph dwarf,16384 -F 4000 -e cpu-clock -o "$data.tmp" -- \
 			"$DIR/sort_map_pairs" $((secs * 1000)) >/dev/null 2>&1
