@@ -81,7 +81,8 @@ void a2l_unit_index_build(struct a2l_unit_index *u, Dwarf_Die *cu)
 	memset(u, 0, sizeof(*u));
 	struct builder b = { .u = u };
 	collect(&b, cu, -1);
-	qsort(u->spans, u->nr_spans, sizeof(*u->spans), span_order);
+	if (u->nr_spans) /* a unit without functions: spans is NULL */
+		qsort(u->spans, u->nr_spans, sizeof(*u->spans), span_order);
 	for (uint32_t i = 0; i < u->nr_spans;) {
 		int32_t parent = u->spans[i].parent;
 		uint32_t j = i;
