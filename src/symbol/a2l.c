@@ -16,11 +16,15 @@
 #include "symbol/debug_paths.h"
 
 /* One address's answer: NR records (name, source file or NULL for addr2line's "??",
- * line or 0), innermost first. */
+ * line or 0), innermost first.  The strings are the facts' (DWARF, ELF symbols) or
+ * DL's renames: valid while DL is open, not copied. */
+struct answer_record {
+	const char *name, *file;
+	unsigned line;
+};
+
 struct inline_answer {
-	char **names;
-	char **files;
-	unsigned *lines;
+	struct answer_record *rec;
 	int nr;
 };
 
@@ -178,15 +182,8 @@ void a2l_close(struct a2l *dl)
 	a2l_symbols_free(dl->symbols);
 	dwfl_end(dl->dwfl);
 	debug_inflated_free(&dl->inflated);
-	for (size_t i = 0; i < dl->nr_answers; i++) {
-		for (int k = 0; k < dl->answer_list[i].nr; k++) {
-			free(dl->answer_list[i].names[k]);
-			free(dl->answer_list[i].files[k]);
-		}
-		free(dl->answer_list[i].names);
-		free(dl->answer_list[i].files);
-		free(dl->answer_list[i].lines);
-	}
+	for (size_t i = 0; i < dl->nr_answers; i++)
+		free(dl->answer_list[i].rec);
 	free(dl->answer_list);
 	for (size_t i = 0; i < dl->nr_renamed; i++)
 		free(dl->renamed[i]);
@@ -316,16 +313,11 @@ static int function_low(Dwarf_Die *die, Dwarf_Addr *low)
 	return dwarf_ranges(die, 0, &base, low, &hi) > 0 ? 0 : -1;
 }
 
+/* A has room for every record (answer_from_facts sizes it). */
 static void answer_add(struct inline_answer *a, const char *name, const char *file,
 		       unsigned line)
 {
-	size_t n = (size_t)a->nr + 1;
-	a->names = xrealloc(a->names, n * sizeof(*a->names));
-	a->files = xrealloc(a->files, n * sizeof(*a->files));
-	a->lines = xrealloc(a->lines, n * sizeof(*a->lines));
-	a->names[a->nr] = xstrdup(name);
-	a->files[a->nr] = file ? xstrdup(file) : NULL;
-	a->lines[a->nr++] = line;
+	a->rec[a->nr++] = (struct answer_record){ name, file, line };
 }
 
 static void compute_facts(struct a2l *dl, Dwarf_Addr addr, struct inline_facts *f)
@@ -430,6 +422,7 @@ static void answer_from_facts(struct a2l *dl, const struct inline_facts *f,
 	/* addr2line's "??" at "??:0" is no answer: perf prints the frame as it is */
 	if (!name && !file)
 		return;
+	a->rec = xmalloc((size_t)(1 + f->nr_callers) * sizeof(*a->rec));
 	answer_add(a, name ? name : "??", file, f->fn.line);
 	for (int k = 0; k < f->nr_callers; k++) {
 		const char *caller = settled_name(dl, &f->callers[k]);
@@ -479,7 +472,7 @@ int a2l_inline_records(struct a2l *dl, uint64_t vaddr,
 	}
 	const struct inline_answer *a = &dl->answer_list[e->value];
 	for (int k = 0; k < a->nr; k++)
-		cb(arg, a->names[k], a->files[k], a->lines[k]);
+		cb(arg, a->rec[k].name, a->rec[k].file, a->rec[k].line);
 	return a->nr;
 }
 
