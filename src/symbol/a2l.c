@@ -11,15 +11,20 @@
 #include "base/xalloc.h"
 #include "symbol/a2l_symbols.h"
 #include "symbol/a2l_lines.h"
+#include "symbol/a2l_unit_index.h"
 #include "symbol/debug_inflate.h"
 #include "symbol/debug_paths.h"
 
 /* One address's answer: NR records (name, source file or NULL for addr2line's "??",
- * line or 0), innermost first. */
+ * line or 0), innermost first.  The strings are the facts' (DWARF, ELF symbols) or
+ * DL's renames: valid while DL is open, not copied. */
+struct answer_record {
+	const char *name, *file;
+	unsigned line;
+};
+
 struct inline_answer {
-	char **names;
-	char **files;
-	unsigned *lines;
+	struct answer_record *rec;
 	int nr;
 };
 
@@ -46,18 +51,6 @@ struct inline_facts {
 	struct scope_fact *callers; /* the functions it is inlined into, innermost first,
 				     * each with the call site of the one inside it */
 	int nr_callers;
-};
-
-/* A unit's functions as pick_function meets them first: every subprogram, inlined
- * subroutine and entry point not nested in another function, in DIE order, with its
- * ranges.  Built with one walk of the unit; a lookup then scans this list instead of
- * decoding every DIE of the unit again (glibc's units hold thousands of type DIEs). */
-struct unit_functions {
-	Dwarf_Die *dies;
-	uint32_t *first_range;   /* per function: index into ranges, and ... */
-	uint32_t *nr_ranges;     /* ... how many */
-	Dwarf_Addr (*ranges)[2]; /* [lo, hi) */
-	size_t nr, cap, nr_all, cap_all;
 };
 
 /* A unit's address range (module address = range + bias), for unit_at's scan. */
@@ -87,7 +80,7 @@ struct a2l {
 	struct unit_range *unit_ranges;   /* every unit's ranges, in unit order */
 	size_t nr_unit_ranges, cap_unit_ranges;
 	int unit_ranges_done;
-	struct unit_functions *units;
+	struct a2l_unit_index *units;     /* each unit's functions, read on first use */
 	struct inline_facts *facts_list;
 	size_t nr_facts, cap_facts;
 	char **renamed;                   /* FN_RENAMED + i: the ELF name taken for good */
@@ -182,14 +175,6 @@ struct a2l *a2l_open(const char *path)
 	return dl;
 }
 
-static void unit_functions_free(struct unit_functions *u)
-{
-	free(u->dies);
-	free(u->first_range);
-	free(u->nr_ranges);
-	free(u->ranges);
-}
-
 void a2l_close(struct a2l *dl)
 {
 	if (!dl)
@@ -197,15 +182,8 @@ void a2l_close(struct a2l *dl)
 	a2l_symbols_free(dl->symbols);
 	dwfl_end(dl->dwfl);
 	debug_inflated_free(&dl->inflated);
-	for (size_t i = 0; i < dl->nr_answers; i++) {
-		for (int k = 0; k < dl->answer_list[i].nr; k++) {
-			free(dl->answer_list[i].names[k]);
-			free(dl->answer_list[i].files[k]);
-		}
-		free(dl->answer_list[i].names);
-		free(dl->answer_list[i].files);
-		free(dl->answer_list[i].lines);
-	}
+	for (size_t i = 0; i < dl->nr_answers; i++)
+		free(dl->answer_list[i].rec);
 	free(dl->answer_list);
 	for (size_t i = 0; i < dl->nr_renamed; i++)
 		free(dl->renamed[i]);
@@ -217,7 +195,7 @@ void a2l_close(struct a2l *dl)
 	free(dl->facts_list);
 	hashmap_release(&dl->facts);
 	for (size_t i = 0; i < hashmap_count(&dl->unit_index); i++)
-		unit_functions_free(&dl->units[i]);
+		a2l_unit_index_free(&dl->units[i]);
 	free(dl->units);
 	free(dl->unit_ranges);
 	hashmap_release(&dl->unit_index);
@@ -275,115 +253,17 @@ static const char *function_name(Dwarf_Die *die, int *final)
 	return NULL;
 }
 
-/* The function binutils' addr2line picks for an address: of every subprogram,
- * inlined subroutine and entry point whose range holds it, the one with the
- * smallest range, the later DIE on a tie (assembler files list each alias of a
- * symbol as a subprogram with the same range; the last one wins: `clone3`, not
- * `__clone3`). */
-struct function_pick {
-	Dwarf_Die die;
-	Dwarf_Addr len;
-	int found;
-};
-
-static int is_function(int tag)
+/* The unit's functions, read once (a2l_unit_index.h: binutils' pick and the
+ * nesting, without a walk of the unit's DIEs per address). */
+static const struct a2l_unit_index *unit_index(struct a2l *dl, Dwarf_Die *cu)
 {
-	return tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine ||
-	       tag == DW_TAG_entry_point;
-}
-
-/* Function DIE's range [LO, HI): whether it holds ADDR, taking DIE when it is the
- * smallest so far (the later one on a tie). */
-static int consider_range(struct function_pick *p, const Dwarf_Die *die, Dwarf_Addr lo,
-			  Dwarf_Addr hi, Dwarf_Addr addr)
-{
-	if (!(lo <= addr && addr < hi))
-		return 0;
-	if (!p->found || hi - lo <= p->len) {
-		p->die = *die;
-		p->len = hi - lo;
-		p->found = 1;
-	}
-	return 1;
-}
-
-static void pick_function(Dwarf_Die *parent, Dwarf_Addr addr, struct function_pick *p)
-{
-	Dwarf_Die child;
-	if (dwarf_child(parent, &child) != 0)
-		return;
-	do {
-		if (is_function(dwarf_tag(&child))) {
-			Dwarf_Addr base, lo, hi;
-			ptrdiff_t off = 0;
-			int holds = 0;
-			while ((off = dwarf_ranges(&child, off, &base, &lo, &hi)) > 0)
-				holds |= consider_range(p, &child, lo, hi, addr);
-			/* what is inlined into a function lies within its ranges */
-			if (holds)
-				pick_function(&child, addr, p);
-		} else if (dwarf_haschildren(&child)) {
-			pick_function(&child, addr, p);
-		}
-	} while (dwarf_siblingof(&child, &child) == 0);
-}
-
-static void collect_functions(Dwarf_Die *parent, struct unit_functions *u)
-{
-	Dwarf_Die child;
-	if (dwarf_child(parent, &child) != 0)
-		return;
-	do {
-		if (is_function(dwarf_tag(&child))) {
-			if (u->nr == u->cap) {
-				u->cap = u->cap ? 2 * u->cap : 64;
-				u->dies = xrealloc(u->dies, u->cap * sizeof(*u->dies));
-				u->first_range = xrealloc(u->first_range, u->cap * sizeof(*u->first_range));
-				u->nr_ranges = xrealloc(u->nr_ranges, u->cap * sizeof(*u->nr_ranges));
-			}
-			u->dies[u->nr] = child;
-			u->first_range[u->nr] = (uint32_t)u->nr_all;
-			Dwarf_Addr base, lo, hi;
-			ptrdiff_t off = 0;
-			while ((off = dwarf_ranges(&child, off, &base, &lo, &hi)) > 0) {
-				if (u->nr_all == u->cap_all) {
-					u->cap_all = u->cap_all ? 2 * u->cap_all : 64;
-					u->ranges = xrealloc(u->ranges, u->cap_all * sizeof(*u->ranges));
-				}
-				u->ranges[u->nr_all][0] = lo;
-				u->ranges[u->nr_all][1] = hi;
-				u->nr_all++;
-			}
-			u->nr_ranges[u->nr] = (uint32_t)(u->nr_all - u->first_range[u->nr]);
-			u->nr++;
-		} else if (dwarf_haschildren(&child)) {
-			collect_functions(&child, u);
-		}
-	} while (dwarf_siblingof(&child, &child) == 0);
-}
-
-
-/* pick_function on unit CU, through its list of functions (made once). */
-static void pick_in_unit(struct a2l *dl, Dwarf_Die *cu, Dwarf_Addr addr,
-			 struct function_pick *p)
-{
-	Dwarf_Off off = dwarf_dieoffset(cu);
 	int created;
-	size_t i = hashmap_intern_u64(&dl->unit_index, off, &created);
+	size_t i = hashmap_intern_u64(&dl->unit_index, dwarf_dieoffset(cu), &created);
 	if (created) {
 		dl->units = xrealloc(dl->units, (i + 1) * sizeof(*dl->units));
-		memset(&dl->units[i], 0, sizeof(dl->units[i]));
-		collect_functions(cu, &dl->units[i]);
+		a2l_unit_index_build(&dl->units[i], cu);
 	}
-	struct unit_functions *u = &dl->units[i];
-	for (size_t f = 0; f < u->nr; f++) {
-		int holds = 0;
-		for (uint32_t k = u->first_range[f]; k < u->first_range[f] + u->nr_ranges[f]; k++)
-			holds |= consider_range(p, &u->dies[f], u->ranges[k][0], u->ranges[k][1], addr);
-		/* what is inlined into a function lies within its ranges */
-		if (holds)
-			pick_function(&u->dies[f], addr, p);
-	}
+	return &dl->units[i];
 }
 
 /* The unit holding ADDR (module address): .debug_aranges first, then each unit's
@@ -433,16 +313,11 @@ static int function_low(Dwarf_Die *die, Dwarf_Addr *low)
 	return dwarf_ranges(die, 0, &base, low, &hi) > 0 ? 0 : -1;
 }
 
+/* A has room for every record (answer_from_facts sizes it). */
 static void answer_add(struct inline_answer *a, const char *name, const char *file,
 		       unsigned line)
 {
-	size_t n = (size_t)a->nr + 1;
-	a->names = xrealloc(a->names, n * sizeof(*a->names));
-	a->files = xrealloc(a->files, n * sizeof(*a->files));
-	a->lines = xrealloc(a->lines, n * sizeof(*a->lines));
-	a->names[a->nr] = xstrdup(name);
-	a->files[a->nr] = file ? xstrdup(file) : NULL;
-	a->lines[a->nr++] = line;
+	a->rec[a->nr++] = (struct answer_record){ name, file, line };
 }
 
 static void compute_facts(struct a2l *dl, Dwarf_Addr addr, struct inline_facts *f)
@@ -450,14 +325,14 @@ static void compute_facts(struct a2l *dl, Dwarf_Addr addr, struct inline_facts *
 	memset(f, 0, sizeof(*f));
 	Dwarf_Addr bias = 0;
 	Dwarf_Die *cu = dl->has_dwarf ? unit_at(dl, addr, &bias) : NULL;
-	struct function_pick p = { .found = 0 };
-	if (cu)
-		pick_in_unit(dl, cu, addr - bias, &p);
+	const struct a2l_unit_index *u = cu ? unit_index(dl, cu) : NULL;
+	int32_t fn = u ? a2l_unit_index_pick(u, addr - bias) : -1;
+	Dwarf_Die die = fn >= 0 ? u->fns[fn].die : (Dwarf_Die){ 0 };
 	f->fn.file = cu ? a2l_lines_row(cu, addr - bias, &f->fn.line) : NULL;
-	f->found = p.found;
-	if (p.found) {
-		f->fn.die = dwarf_dieoffset(&p.die);
-		f->fn.name = function_name(&p.die, &f->fn.final);
+	f->found = fn >= 0;
+	if (f->found) {
+		f->fn.die = dwarf_dieoffset(&die);
+		f->fn.name = function_name(&die, &f->fn.final);
 	}
 	if (!f->fn.final) {
 		/* no DWARF name that binutils takes as it is: the ELF symbol may decide */
@@ -467,31 +342,25 @@ static void compute_facts(struct a2l *dl, Dwarf_Addr addr, struct inline_facts *
 		}
 		f->sym = a2l_symbols_function(dl->symbols, addr, &f->sym_value, &f->sym_file);
 		Dwarf_Addr low;
-		f->low_is_sym = p.found && f->sym && function_low(&p.die, &low) == 0 &&
+		f->low_is_sym = f->found && f->sym && function_low(&die, &low) == 0 &&
 				low + bias == f->sym_value;
 	}
-	if (!p.found || dwarf_tag(&p.die) != DW_TAG_inlined_subroutine)
+	if (!f->found || dwarf_tag(&die) != DW_TAG_inlined_subroutine)
 		return;
 	f->inlined = 1;
 	/* the callers: the functions the DIE is nested in, up to the subprogram */
-	Dwarf_Die *parents = NULL;
-	int np = dwarf_getscopes_die(&p.die, &parents);
-	Dwarf_Die *callee = &p.die;
-	for (int k = 1; k < np; k++) {
-		int t = dwarf_tag(&parents[k]);
-		if (t != DW_TAG_inlined_subroutine && t != DW_TAG_subprogram &&
-		    t != DW_TAG_entry_point)
-			continue;
+	Dwarf_Die callee = die;
+	for (int32_t k = u->fns[fn].parent; k >= 0; k = u->fns[k].parent) {
+		Dwarf_Die caller = u->fns[k].die;
 		f->callers = xrealloc(f->callers, (size_t)(f->nr_callers + 1) * sizeof(*f->callers));
 		struct scope_fact *c = &f->callers[f->nr_callers++];
-		c->die = dwarf_dieoffset(&parents[k]);
-		c->name = function_name(&parents[k], &c->final);
-		c->file = a2l_lines_call_site(callee, &c->line);
-		callee = &parents[k];
-		if (t != DW_TAG_inlined_subroutine)
+		c->die = dwarf_dieoffset(&caller);
+		c->name = function_name(&caller, &c->final);
+		c->file = a2l_lines_call_site(&callee, &c->line);
+		callee = caller;
+		if (dwarf_tag(&caller) != DW_TAG_inlined_subroutine)
 			break;
 	}
-	free(parents);
 }
 
 /* The facts of ADDR (module address), worked out once. */
@@ -553,6 +422,7 @@ static void answer_from_facts(struct a2l *dl, const struct inline_facts *f,
 	/* addr2line's "??" at "??:0" is no answer: perf prints the frame as it is */
 	if (!name && !file)
 		return;
+	a->rec = xmalloc((size_t)(1 + f->nr_callers) * sizeof(*a->rec));
 	answer_add(a, name ? name : "??", file, f->fn.line);
 	for (int k = 0; k < f->nr_callers; k++) {
 		const char *caller = settled_name(dl, &f->callers[k]);
@@ -602,7 +472,7 @@ int a2l_inline_records(struct a2l *dl, uint64_t vaddr,
 	}
 	const struct inline_answer *a = &dl->answer_list[e->value];
 	for (int k = 0; k < a->nr; k++)
-		cb(arg, a->names[k], a->files[k], a->lines[k]);
+		cb(arg, a->rec[k].name, a->rec[k].file, a->rec[k].line);
 	return a->nr;
 }
 

@@ -1,7 +1,15 @@
 #!/usr/bin/env python3
-"""Compares dso_srcline with perf script -F ip,dso,srcline of a -g recording.
+"""Compares dso_frame_srcline (what tephra script prints for -F srcline) with perf
+script -F ip,dso,srcline of a -g recording.
 
 usage: compare_srcline.py PERF_SCRIPT_OUTPUT BUILDID_LIST LOOKUP_BIN [lookup options]
+
+perf 6.1 prints binutils addr2line's answer, which tephra script reproduces
+(symbol_lookup --frame-srcline), misreadings of DWARF 5 included: rows that keep the
+line program's initial file (entry 1) are printed as the unit's primary file (entry 0),
+e.g. ld.so's handle_amd as dl-get-cpu-features.c:327 where DWARF says dl-cacheinfo.h.
+dso_srcline (symbol_lookup --srcline, `tephra fold --srcline`) gives DWARF's own answer
+and is compared with llvm-addr2line in tests/symbol/srcline_dwarf5.test.sh.
 
 perf prints the sample's first callchain address (map-relative) and dso, then its
 source line as "file:line" (file's last component).  Lines perf could not resolve
@@ -34,7 +42,7 @@ if not queries:
     sys.exit(1)
 keys = sorted(queries)
 inp = "".join(f"{dso} {bids.get(dso, '-')} {addr}\n" for dso, addr in keys)
-out = subprocess.run([lookup, "--srcline"] + opts, input=inp, capture_output=True,
+out = subprocess.run([lookup, "--frame-srcline"] + opts, input=inp, capture_output=True,
                      text=True, check=True).stdout.splitlines()
 bad = 0
 for key, got in zip(keys, out):

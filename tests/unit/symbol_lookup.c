@@ -10,7 +10,12 @@
  * DWARF callchain, joined by " | ": "name+0xOFF (inlined)" / "name+0xOFF (DSO)", or
  * just the plain "NAME+0xOFF" when no DWARF covers it.
  * With --srcline: prints "FILE:LINE" (FILE's last component, as perf prints it) or
- * "??:0" when DWARF does not say.
+ * "??:0" when DWARF does not say: dso_srcline, DWARF's own answer (`tephra fold
+ * --srcline`).
+ * With --frame-srcline: prints what perf 6.1 prints under a plain frame for -F srcline
+ * (binutils addr2line's answer, dso_frame_srcline: what `tephra script` prints): the
+ * "FILE:LINE" text, "??:0" when perf prints nothing, "-" when addr2line answers
+ * nothing.  The two differ where binutils 2.40 misreads DWARF (docs/symbols.md).
  *   options: --buildid-dir DIR  --kallsyms FILE  --debug-dir DIR  --symfs DIR
  *            --no-demangle */
 #include <stdio.h>
@@ -67,6 +72,7 @@ static int run_lookup(int argc, char **argv)
 {
 	int inline_mode = strcmp(argv[1], "--inline") == 0;
 	int srcline_mode = strcmp(argv[1], "--srcline") == 0;
+	int frame_srcline_mode = strcmp(argv[1], "--frame-srcline") == 0;
 	struct symbol_options o = { 0 };
 	for (int i = 2; i < argc; i++) {
 		if (!strcmp(argv[i], "--buildid-dir") && i + 1 < argc)
@@ -107,6 +113,14 @@ static int run_lookup(int argc, char **argv)
 			} else {
 				printf("??:0\n");
 			}
+			continue;
+		}
+		if (frame_srcline_mode) {
+			char *text;
+			uint64_t file_addr;
+			int rc = dso_frame_srcline(d, addr, &text, &file_addr);
+			printf("%s\n", rc > 0 ? text : rc == 0 ? "??:0" : "-");
+			free(text);
 			continue;
 		}
 		if (inline_mode) {
@@ -436,7 +450,7 @@ static void test_damaged_elf(void)
 int main(int argc, char **argv)
 {
 	if (argc > 1 && (strcmp(argv[1], "--lookup") == 0 || strcmp(argv[1], "--inline") == 0 ||
-			 strcmp(argv[1], "--srcline") == 0))
+			 strcmp(argv[1], "--srcline") == 0 || strcmp(argv[1], "--frame-srcline") == 0))
 		return run_lookup(argc, argv);
 	test_table_rules();
 	test_demangle();
