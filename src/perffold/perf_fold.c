@@ -9,6 +9,7 @@
 #include "perffold/perf_fold.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/hashmap.h"
@@ -16,6 +17,7 @@
 #include "base/xalloc.h"
 #include "perffold/fold_roots.h"
 #include "session/perf_session.h"
+#include "symbol/symbol_demangle.h"
 #include "quality/stack_quality.h"
 
 struct fold_run {
@@ -64,6 +66,8 @@ struct fold_run {
 	 * store's worker), so that reading records overlaps that: per pending stack, in
 	 * creation order, [stack index, root, n, then its addr_key's 2n words]. */
 	int defer_names;
+	int demangle_full;       /* default names: symbols are read mangled and demangled
+				  * here with their parameter lists */
 	uint64_t *prefetched;    /* prefetch_objects' filter (PREFETCH_FILTER tags) */
 	uint64_t *pending;
 	size_t nr_pending, cap_pending;   /* in words */
@@ -216,8 +220,11 @@ static void fold_exact_frame(struct fold_run *r, const char *sym, const struct m
 		flags |= FOLD_JAVA;
 	if (obj && obj->kernel)
 		flags |= FOLD_KERNEL_FRAME;
+	char *full = r->demangle_full && sym && !(obj && obj->kernel) ? symbol_demangle_full(sym)
+								       : NULL;
 	strbuf_reset(&r->sb);
-	fold_name_frame_exact(&r->sb, sym, obj ? obj->name : NULL, addr, flags);
+	fold_name_frame_exact(&r->sb, full ? full : sym, obj ? obj->name : NULL, addr, flags);
+	free(full);
 	if (suffix)
 		strbuf_addstr(&r->sb, suffix);
 	add_frame_ids(r, r->sb.buf, r->sb.len);
@@ -640,13 +647,26 @@ static void run_release(struct fold_run *r)
 	strbuf_release(&r->text);
 }
 
-/* Opens PATH's session and a run writing into T; returns 0, or -1 with ERR. */
+/* Opens PATH's session and a run writing into T; returns 0, or -1 with ERR.  SYMS is
+ * room for the symbol options of default names (not compat): the store then keeps
+ * names mangled, and frames are demangled with parameters (fold_exact_frame). */
 static int run_open(struct fold_run *r, struct perf_session *s, const char *path, const struct perf_fold_options *o, struct fold_table *t,
-		    struct tephra_error *err)
+		    struct symbol_options *syms, struct tephra_error *err)
 {
-	if (perf_session_open(s, path, o->symbols, o->report, err))
+	const struct symbol_options *use = o->symbols;
+	int full = !o->compat && !(o->symbols && o->symbols->no_demangle);
+	if (full) {
+		if (o->symbols)
+			*syms = *o->symbols;
+		else
+			memset(syms, 0, sizeof(*syms));
+		syms->no_demangle = 1;
+		use = syms;
+	}
+	if (perf_session_open(s, path, use, o->report, err))
 		return -1;
 	run_init(r, o, t, s);
+	r->demangle_full = full;
 	s->max_stack = r->max_stack;
 	return 0;
 }
@@ -679,7 +699,8 @@ int perf_fold_file(const char *path, const struct perf_fold_options *o, struct f
 {
 	struct perf_session s;
 	struct fold_run r;
-	if (run_open(&r, &s, path, o, out, err))
+	struct symbol_options syms;
+	if (run_open(&r, &s, path, o, out, &syms, err))
 		return -1;
 	/* the block prints nothing where no sample can carry a user stack: skip its work */
 	if (o->quality && stack_quality_may_unwind(s.reader))
@@ -713,7 +734,8 @@ int perf_foreach_stack(const char *path, const struct perf_fold_options *o,
 	struct perf_session s;
 	struct fold_run r;
 	struct fold_table *names = fold_table_new();
-	if (run_open(&r, &s, path, o, names, err)) {
+	struct symbol_options syms;
+	if (run_open(&r, &s, path, o, names, &syms, err)) {
 		fold_table_free(names);
 		return -1;
 	}

@@ -1,6 +1,7 @@
 // true_names.cpp - hot functions whose names stackcollapse-perf.pl mangles: two function
 // objects whose handlers differ only after a '(' (std::function<double (double)> and
-// std::function<double (long)>), and a user-defined literal operator"" _w (quotes).
+// std::function<double (long)>), a user-defined literal operator"" _w (quotes), and two
+// overloads spin(int) and spin(double) that perf prints alike ("spin").
 // Usage: true_names [ROUNDS]; the tests run it under a one-letter name.
 #include <cstdlib>
 #include <functional>
@@ -14,6 +15,22 @@ __attribute__((noinline)) unsigned long long operator"" _w(unsigned long long n)
 		s += (double)i;
 	sink = s;
 	return n;
+}
+
+__attribute__((noinline)) double spin(int n)
+{
+	double s = 0;
+	for (int i = 0; i < n; i++)
+		s += i * 0.5;
+	return s;
+}
+
+__attribute__((noinline)) double spin(double n)
+{
+	double s = 0;
+	for (int i = 0; i < (int)n; i++)
+		s += i * 0.25;
+	return s;
 }
 
 int main(int argc, char **argv)
@@ -35,6 +52,8 @@ int main(int argc, char **argv)
 		sink = by_double(200000.0);
 		sink = by_long(200000);
 		sink = (double)(200_w);
+		sink = spin(200000);
+		sink = spin(200000.0);
 	}
 	return 0;
 }
