@@ -16,8 +16,9 @@ static void usage(FILE *f)
 		"in AFTER; red where a function's own samples grew, blue where they shrank.\n\n"
 		"  -n, --normalize     scale BEFORE to AFTER's total first (or --normalise)\n"
 		"  -s, --strip-hex     rewrite hex numbers (addresses) as 0x...\n"
-		"  --folded            print \"stack BEFORE AFTER\" lines instead of an SVG\n%s%s",
-		flame_cli_output_help, flame_cli_help);
+		"  --folded            print \"stack BEFORE AFTER\" lines instead of an SVG\n"
+		"  -o, --output FILE   write the SVG to FILE (default: standard output, or\n"
+		"                      diff.svg when that is a terminal)\n%s", flame_cli_help);
 }
 
 int cmd_diff(int argc, char **argv)
@@ -36,7 +37,8 @@ int cmd_diff(int argc, char **argv)
 	int opt, rc = 0, normalize = 0, folded = 0;
 	unsigned folded_flags = FOLDED_ONE_COLUMN;
 
-	flame_cli_init(&c);
+	flame_cli_init(&c, "tephra diff");
+	c.tty_output = "diff.svg";
 	while ((opt = getopt_long(argc, argv, "hnso:", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'h': usage(stdout); free(opts); return 0;
@@ -45,8 +47,9 @@ int cmd_diff(int argc, char **argv)
 		case O_FOLDED: folded = 1; continue;
 		case 'o': opt = FLAME_OPT_BASE; break;
 		}
-		if (opt == '?' || flame_cli_option(&c, opt, optarg) != 0) {
+		if (opt == '?')
 			usage(stderr);
+		if (opt == '?' || flame_cli_option(&c, opt, optarg) != 0) {
 			free(opts);
 			return 2;
 		}
@@ -65,11 +68,11 @@ int cmd_diff(int argc, char **argv)
 	struct profile_stats st;
 	for (int i = 0; i < 2 && rc == 0; i++) {
 		struct profile_input_opts in = { folded_flags, i, 0, c.name_flags, isatty(2),
-						 c.count_samples };
-		rc = flame_cli_load(argv[optind + i], t, &in, &st);
+						 c.count_samples, c.compat };
+		rc = flame_cli_load(&c, argv[optind + i], t, &in, &st);
 		/* A side with nothing in it (or nothing readable) is a mistake, not a diff. */
 		if (rc == 0 && flame_tree_node(t, 0)->weight[i] <= 0) {
-			fprintf(stderr, "tephra: %s: no stack counts found\n",
+			fprintf(stderr, "tephra diff: %s: no stack counts found\n",
 				strcmp(argv[optind + i], "-") ? argv[optind + i] : "<stdin>");
 			rc = 1;
 		}
@@ -80,13 +83,14 @@ int cmd_diff(int argc, char **argv)
 			FILE *out = c.output && strcmp(c.output, "-") ? fopen(c.output, "w") : stdout;
 			if (!out || flame_diff_write_folded(t, out, normalize, 2) != 0 ||
 			    (out != stdout && fclose(out) != 0)) {
-				fprintf(stderr, "tephra: %s: write error\n", c.output ? c.output : "<stdout>");
+				fprintf(stderr, "tephra diff: %s: write error\n", c.output ? c.output : "<stdout>");
 				rc = 1;
 			}
 		} else {
 			if (normalize)
 				flame_diff_normalize(t);
 			c.svg.diff = 1;
+			flame_cli_set_unit(&c, &st); /* the AFTER profile's unit */
 			rc = flame_cli_write(&c, t);
 		}
 	}

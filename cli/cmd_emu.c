@@ -66,7 +66,7 @@ static char *with_suffix(const char *path, const char *old, const char *suffix)
 static int write_svg(const char *folded, const char *svg, const char *guest)
 {
 	struct flame_cli c;
-	flame_cli_init(&c);
+	flame_cli_init(&c, "tephra emu");
 	c.output = svg;
 	c.svg.countname = "instructions";
 	char title[300];

@@ -2,6 +2,7 @@
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "commands.h"
@@ -11,8 +12,10 @@ static void usage(FILE *f)
 {
 	fprintf(f, "usage: tephra flamegraph [options] [INPUT] [-o flame.svg]\n\n"
 		"INPUT is a perf.data file or folded stacks (\"a;b;c COUNT\" lines, from any\n"
-		"tool; two counts per line make a differential graph); '-' or nothing reads\n"
-		"standard input.\n\n%s%s", flame_cli_output_help, flame_cli_help);
+		"tool; two counts per line make a differential graph); '-' reads standard\n"
+		"input; nothing reads ./perf.data when standard input is a terminal, else\n"
+		"standard input.  An SVG is never written to a terminal: without -o it then\n"
+		"goes to flame.svg.\n\n%s%s", flame_cli_output_help, flame_cli_help);
 }
 
 int cmd_flamegraph(int argc, char **argv)
@@ -25,7 +28,7 @@ int cmd_flamegraph(int argc, char **argv)
 	struct flame_cli c;
 	int opt, rc;
 
-	flame_cli_init(&c);
+	flame_cli_init(&c, "tephra flamegraph");
 	while ((opt = getopt_long(argc, argv, "ho:", opts, NULL)) != -1) {
 		if (opt == 'h') {
 			usage(stdout);
@@ -34,8 +37,9 @@ int cmd_flamegraph(int argc, char **argv)
 		}
 		if (opt == 'o')
 			opt = FLAME_OPT_BASE; /* --output */
-		if (opt == '?' || flame_cli_option(&c, opt, optarg) != 0) {
+		if (opt == '?')
 			usage(stderr);
+		if (opt == '?' || flame_cli_option(&c, opt, optarg) != 0) {
 			free(opts);
 			return 2;
 		}
@@ -45,21 +49,24 @@ int cmd_flamegraph(int argc, char **argv)
 		fprintf(stderr, "tephra flamegraph: one input at a time (use tephra diff for two)\n");
 		return 2;
 	}
-	const char *input = optind < argc ? argv[optind] : "-";
+	const char *input = optind < argc ? argv[optind] : flame_cli_default_input();
 	struct flame_tree *t = flame_tree_new(c.tree_flags);
 	struct profile_input_opts in = { 0, 0, !!(c.tree_flags & FLAME_TREE_TIME_ORDER),
 					 c.name_flags, isatty(2) };
 	struct profile_stats st;
 
 	in.count_samples = c.count_samples;
+	in.compat = c.compat;
+	in.samples_col = !c.count_samples;
 
-	rc = flame_cli_load(input, t, &in, &st);
+	rc = flame_cli_load(&c, input, t, &in, &st);
 	if (rc == 0) {
 		flame_tree_finish(t);
 		c.svg.diff = st.folded.two_columns;
+		flame_cli_set_unit(&c, &st);
 		if (flame_tree_node(t, 0)->weight[c.svg.diff && !c.svg.negate ? 1 : 0] <= 0) {
-			fprintf(stderr, "tephra: %s: no stack counts found\n",
-				optind < argc ? input : "<stdin>");
+			fprintf(stderr, "tephra flamegraph: %s: no stack counts found\n",
+				strcmp(input, "-") ? input : "<stdin>");
 			rc = 1;
 		} else {
 			rc = flame_cli_write(&c, t);

@@ -9,6 +9,7 @@
 
 #include "cli_report.h"
 #include "commands.h"
+#include "profile_source.h"
 #include "perffold/perf_fold.h"
 #include "perfscript/perf_script_text.h"
 #include "session/sample_filter.h"
@@ -19,7 +20,7 @@ static void usage(FILE *f)
 		"usage: tephra fold [options] [FILE]\n"
 		"Folds the samples of FILE (default ./perf.data; '-' reads a pipe-mode stream from\n"
 		"standard input) into one line per unique stack, 'comm;outer;...;leaf weight',\n"
-		"sorted, as `perf script | stackcollapse-perf.pl` would.\n\n"
+		"sorted.  The root is the thread's comm; frames keep their whole names.\n\n"
 		"  -i, --input FILE       the perf.data file\n"
 		"      --event NAME       fold this event (default: the first one sampled)\n"
 		"                         (--event-filter NAME: the same, stackcollapse-perf.pl's name)\n"
@@ -38,8 +39,10 @@ static void usage(FILE *f)
 		"                         (DWARF), the inlined ones marked _[i]\n"
 		"      --srcline          append ':file:line' to user frames (DWARF); with --from-text\n"
 		"                         the input is `perf script -F+srcline` (stackcollapse --srcline)\n"
+		"      --compat           name roots and frames exactly as\n"
+		"                         `perf script | stackcollapse-perf.pl` does\n"
 		"      --from-text        FILE is `perf script` text, folded as stackcollapse-perf.pl\n"
-		"                         does (honours --event, --pid, --tid, --kernel, --jit, --all,\n"
+		"                         does (always --compat; honours --event, --pid, --tid, --kernel, --jit, --all,\n"
 		"                         --addrs, --srcline)\n"
 		"  -q, --quiet            no stack-quality report on stderr (DWARF recordings)\n");
 }
@@ -76,7 +79,7 @@ static int fold_text(const char *path, const struct perf_fold_options *po)
 }
 
 enum { O_EVENT = 256, O_WEIGHT, O_PID, O_TID, O_KERNEL, O_JIT, O_ALL, O_ADDRS, O_INLINE,
-       O_ONLY_PID, O_ONLY_TID, O_COMMS, O_MAX_STACK, O_SRCLINE, O_FROM_TEXT };
+       O_ONLY_PID, O_ONLY_TID, O_COMMS, O_MAX_STACK, O_SRCLINE, O_FROM_TEXT, O_COMPAT };
 
 static enum sample_filter_kind filter_kind(int option)
 {
@@ -108,6 +111,7 @@ int cmd_fold(int argc, char **argv)
 		{ "max-stack", required_argument, NULL, O_MAX_STACK },
 		{ "srcline", no_argument, NULL, O_SRCLINE },
 		{ "from-text", no_argument, NULL, O_FROM_TEXT },
+		{ "compat", no_argument, NULL, O_COMPAT },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -163,6 +167,9 @@ int cmd_fold(int argc, char **argv)
 		case O_FROM_TEXT:
 			from_text = 1;
 			break;
+		case O_COMPAT:
+			o.compat = 1;
+			break;
 		case 'q':
 			quiet = 1;
 			break;
@@ -210,7 +217,11 @@ int cmd_fold(int argc, char **argv)
 	struct fold_table *t = fold_table_new();
 	rc = 0;
 	if (perf_fold_file(path, &o, t, &err)) {
-		fprintf(stderr, "tephra fold: %s\n", err.msg);
+		if (strcmp(path, "-") && profile_is_script_text(path))
+			fprintf(stderr, "tephra fold: %s: `perf script` text, not a perf.data file: "
+				"fold it with --from-text\n", path);
+		else
+			fprintf(stderr, "tephra fold: %s\n", err.msg);
 		rc = 1;
 	}
 	/* what was folded before an error is still printed */

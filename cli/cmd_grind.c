@@ -212,7 +212,7 @@ static int run_valgrind(const struct grind_args *a, const char *libdir, const ch
 static int render_svg(const char *folded, const char *svg, const char *title)
 {
 	struct flame_cli c;
-	flame_cli_init(&c);
+	flame_cli_init(&c, "tephra grind");
 	c.output = svg;
 	c.svg.title = title;
 	c.svg.countname = "instructions";

@@ -137,7 +137,7 @@ int cmd_record(int argc, char **argv)
 	const char *data = "perf.data", *freq = "999", *event = "cpu-clock", *folded = NULL;
 	int opt, dwarf = 0, rc;
 
-	flame_cli_init(&c);
+	flame_cli_init(&c, "tephra record");
 	c.output = "flame.svg";
 	/* '+': stop at the first non-option, which is the command to profile. */
 	while ((opt = getopt_long(argc, argv, "+ho:d:F:e:", opts, NULL)) != -1) {
@@ -152,8 +152,9 @@ int cmd_record(int argc, char **argv)
 		case O_FOLDED: folded = optarg; continue;
 		case 'o': opt = FLAME_OPT_BASE; break;
 		}
-		if (opt == '?' || flame_cli_option(&c, opt, optarg) != 0) {
+		if (opt == '?')
 			usage(stderr);
+		if (opt == '?' || flame_cli_option(&c, opt, optarg) != 0) {
 			free(opts);
 			free_list(&extra);
 			return 2;
@@ -231,9 +232,12 @@ int cmd_record(int argc, char **argv)
 	struct profile_stats st;
 
 	in.count_samples = c.count_samples;
-	rc = flame_cli_load(data, t, &in, &st);
+	in.compat = c.compat;
+	in.samples_col = !c.count_samples;
+	rc = flame_cli_load(&c, data, t, &in, &st);
 	if (rc == 0) {
 		flame_tree_finish(t);
+		flame_cli_set_unit(&c, &st);
 		if (flame_tree_node(t, 0)->weight[0] <= 0) {
 			fprintf(stderr, "tephra record: %s holds no samples with call stacks\n", data);
 			rc = 1;

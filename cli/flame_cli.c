@@ -14,7 +14,7 @@
 enum {
 	O_OUTPUT = FLAME_OPT_BASE, O_TITLE, O_SUBTITLE, O_WIDTH, O_HEIGHT, O_MINWIDTH,
 	O_FONTSIZE, O_FONTTYPE, O_COUNTNAME, O_NAMETYPE, O_NOTES, O_COLORS, O_HASH, O_CP,
-	O_PALFILE, O_REVERSE, O_INVERTED, O_FLAMECHART, O_NEGATE, O_NO_ANNOTATE, O_WEIGHT,
+	O_PALFILE, O_REVERSE, O_INVERTED, O_FLAMECHART, O_NEGATE, O_NO_ANNOTATE, O_WEIGHT, O_COMPAT,
 };
 
 const struct option flame_cli_options[] = {
@@ -40,11 +40,13 @@ const struct option flame_cli_options[] = {
 	{ "negate", no_argument, NULL, O_NEGATE },
 	{ "no-annotate", no_argument, NULL, O_NO_ANNOTATE },
 	{ "weight", required_argument, NULL, O_WEIGHT },
+	{ "compat", no_argument, NULL, O_COMPAT },
 	{ NULL, 0, NULL, 0 },
 };
 
 const char flame_cli_output_help[] =
-	"  -o, --output FILE   write the SVG to FILE (default: standard output)\n";
+	"  -o, --output FILE   write the SVG to FILE (default: standard output, or\n"
+	"                      flame.svg when that is a terminal)\n";
 
 const char flame_cli_help[] =
 	"  --title TEXT        title (default: Flame Graph / Icicle Graph / ...)\n"
@@ -53,7 +55,9 @@ const char flame_cli_help[] =
 	"  --height PX         height of one frame (16)\n"
 	"  --minwidth PX|P%    leave out frames narrower than this (0.1 px)\n"
 	"  --fontsize PX       font size (12); --fonttype FONT (Verdana)\n"
-	"  --countname TEXT    what a count is (samples); --nametype TEXT (Function:)\n"
+	"  --countname TEXT    what a count is (default: perf.data says it: time for\n"
+	"                      cpu-clock/task-clock, else the event; samples); --nametype\n"
+	"                      TEXT (Function:)\n"
 	"  --notes TEXT        notes kept in the SVG's <desc>\n"
 	"  --colors PALETTE    hot (default), mem, io, red, green, blue, aqua, yellow,\n"
 	"                      purple, orange, java, js, perl, python, rust, wakeup, chain\n"
@@ -64,20 +68,27 @@ const char flame_cli_help[] =
 	"  --reverse           stack-reversed graph (leaf functions at the root)\n"
 	"  --inverted          icicle graph (root at the top)\n"
 	"  --flamechart        keep input order (time order for perf.data): a flame chart\n"
-	"  --negate            diff: draw widths of the first profile\n"
+	"                      (not for tephra diff, which merges stacks)\n"
+	"  --negate            differential graphs (tephra diff, two-column input): draw\n"
+	"                      widths of the first profile\n"
 	"  --no-annotate       perf.data: no _[k]/_[j] kernel/JIT annotations (and hues)\n"
 	"  --weight W          perf.data: 'period' (default: sums sample periods, as\n"
-	"                      perf script | stackcollapse-perf.pl does) or 'samples'\n";
+	"                      perf script | stackcollapse-perf.pl does) or 'samples'\n"
+	"  --compat            perf.data: name frames as perf script | stackcollapse-perf.pl\n"
+	"                      (roots read from the header, names cut at '(', ...)\n";
 
-void flame_cli_init(struct flame_cli *c)
+void flame_cli_init(struct flame_cli *c, const char *who)
 {
 	memset(c, 0, sizeof(*c));
+	c->who = who;
+	c->tty_output = "flame.svg";
 	flame_svg_opts_init(&c->svg);
 	c->palfile = "palette.map";
 	c->name_flags = FOLD_KERNEL | FOLD_JIT;
 }
 
-static int number(const char *opt, const char *arg, double lo, double hi, double *out)
+static int number(const struct flame_cli *c, const char *opt, const char *arg, double lo,
+		  double hi, double *out)
 {
 	char *end;
 	double v;
@@ -85,7 +96,8 @@ static int number(const char *opt, const char *arg, double lo, double hi, double
 	errno = 0;
 	v = strtod(arg, &end);
 	if (errno || end == arg || *end || !isfinite(v) || v < lo || v > hi) {
-		fprintf(stderr, "tephra: --%s: '%s' is not a number from %g to %g\n", opt, arg, lo, hi);
+		fprintf(stderr, "%s: --%s: '%s' is not a number from %g to %g\n", c->who, opt, arg,
+			lo, hi);
 		return -1;
 	}
 	*out = v;
@@ -100,9 +112,9 @@ int flame_cli_option(struct flame_cli *c, int code, const char *arg)
 	case O_OUTPUT: c->output = arg; return 0;
 	case O_TITLE: s->title = arg; return 0;
 	case O_SUBTITLE: s->subtitle = arg; return 0;
-	case O_WIDTH: return number("width", arg, 100, 1e6, &s->width);
-	case O_HEIGHT: return number("height", arg, 2, 1000, &s->frame_height);
-	case O_FONTSIZE: return number("fontsize", arg, 1, 500, &s->fontsize);
+	case O_WIDTH: return number(c, "width", arg, 100, 1e6, &s->width);
+	case O_HEIGHT: return number(c, "height", arg, 2, 1000, &s->frame_height);
+	case O_FONTSIZE: return number(c, "fontsize", arg, 1, 500, &s->fontsize);
 	case O_MINWIDTH: {
 		size_t n = strlen(arg);
 		char buf[64];
@@ -110,19 +122,19 @@ int flame_cli_option(struct flame_cli *c, int code, const char *arg)
 			memcpy(buf, arg, n - 1);
 			buf[n - 1] = '\0';
 			s->minwidth_pct = 1;
-			return number("minwidth", buf, 0, 100, &s->minwidth);
+			return number(c, "minwidth", buf, 0, 100, &s->minwidth);
 		}
 		s->minwidth_pct = 0;
-		return number("minwidth", arg, 0, 1e6, &s->minwidth);
+		return number(c, "minwidth", arg, 0, 1e6, &s->minwidth);
 	}
 	case O_FONTTYPE: s->fonttype = arg; return 0;
-	case O_COUNTNAME: s->countname = arg; return 0;
+	case O_COUNTNAME: s->countname = arg; c->countname_set = 1; return 0;
 	case O_NAMETYPE: s->nametype = arg; return 0;
 	case O_NOTES: s->notes = arg; return 0;
 	case O_COLORS:
 		if (palette_parse(arg, &s->palette) != 0) {
-			fprintf(stderr, "tephra: --colors: unknown palette '%s' (known: %s)\n", arg,
-				palette_names());
+			fprintf(stderr, "%s: --colors: unknown palette '%s' (known: %s)\n", c->who,
+				arg, palette_names());
 			return -1;
 		}
 		return 0;
@@ -134,15 +146,16 @@ int flame_cli_option(struct flame_cli *c, int code, const char *arg)
 	case O_FLAMECHART: c->tree_flags |= FLAME_TREE_TIME_ORDER; s->flamechart = 1; return 0;
 	case O_NEGATE: s->negate = 1; return 0;
 	case O_NO_ANNOTATE: c->name_flags = 0; return 0;
+	case O_COMPAT: c->compat = 1; return 0;
 	case O_WEIGHT:
 		if (!strcmp(arg, "samples") || !strcmp(arg, "period")) {
 			c->count_samples = !strcmp(arg, "samples");
 			return 0;
 		}
-		fprintf(stderr, "tephra: --weight: '%s' is neither 'samples' nor 'period'\n", arg);
+		fprintf(stderr, "%s: --weight: '%s' is neither 'samples' nor 'period'\n", c->who, arg);
 		return -1;
 	}
-	fprintf(stderr, "tephra: unknown option\n");
+	fprintf(stderr, "%s: unknown option\n", c->who);
 	return -1;
 }
 
@@ -160,50 +173,89 @@ struct option *flame_cli_merge_options(const struct option *own)
 	return all;
 }
 
-int flame_cli_load(const char *path, struct flame_tree *t, const struct profile_input_opts *o,
-		   struct profile_stats *st)
+void flame_cli_set_unit(struct flame_cli *c, const struct profile_stats *st)
+{
+	struct flame_svg_opts *s = &c->svg;
+
+	if (!st->is_perf_data || !st->perf.event[0])
+		return;
+	/* "cpu-clock:ppp" → "cpu-clock": the modifiers say how, not what */
+	snprintf(c->measured, sizeof(c->measured), "%.*s", (int)strcspn(st->perf.event, ":"),
+		 st->perf.event);
+	s->samples_col = st->samples_col && !s->diff && !c->count_samples;
+	if (c->countname_set)
+		return;
+	s->measured = c->measured;
+	if (c->count_samples)
+		s->countname = "samples";
+	else if (st->perf.time_ns)
+		s->time_ns = 1;
+	else
+		s->countname = c->measured;
+}
+
+int flame_cli_load(const struct flame_cli *c, const char *path, struct flame_tree *t,
+		   const struct profile_input_opts *o, struct profile_stats *st)
 {
 	struct tephra_error err = { "" };
 
 	if (profile_load(path, t, o, st, &err) != 0) {
-		fprintf(stderr, "tephra: %s\n", err.msg);
+		fprintf(stderr, "%s: %s\n", c->who, err.msg);
 		return 1;
 	}
-	profile_warn_skipped(strcmp(path, "-") ? path : "<stdin>", st);
+	profile_warn_skipped(c->who, strcmp(path, "-") ? path : "<stdin>", st);
 	return 0;
+}
+
+const char *flame_cli_default_input(void)
+{
+	return isatty(0) ? "perf.data" : "-";
 }
 
 int flame_cli_write(struct flame_cli *c, const struct flame_tree *t)
 {
 	struct tephra_error err = { "" };
 	int to_stdout = !c->output || !strcmp(c->output, "-");
+	if (to_stdout && isatty(1)) {
+		/* an SVG on a terminal is a screenful of noise: to the usual file instead,
+		 * unless standard output was asked for by name */
+		if (c->output) {
+			fprintf(stderr, "%s: standard output is a terminal, not writing an SVG "
+				"there: give -o FILE\n", c->who);
+			return 1;
+		}
+		c->output = c->tty_output;
+		to_stdout = 0;
+		fprintf(stderr, "%s: standard output is a terminal: writing %s "
+			"(-o FILE names the SVG)\n", c->who, c->output);
+	}
 	const char *name = to_stdout ? "<stdout>" : c->output;
 	FILE *out = to_stdout ? stdout : fopen(c->output, "w");
 	int rc = 0;
 
 	if (!out) {
-		fprintf(stderr, "tephra: %s: cannot write: %s\n", c->output, strerror(errno));
+		fprintf(stderr, "%s: %s: cannot write: %s\n", c->who, c->output, strerror(errno));
 		return 1;
 	}
 	if (c->cp) {
 		c->svg.cp = palette_map_load(c->palfile, &err);
 		if (!c->svg.cp) {
-			fprintf(stderr, "tephra: %s\n", err.msg);
+			fprintf(stderr, "%s: %s\n", c->who, err.msg);
 			rc = 1;
 		}
 	}
 	if (rc == 0 && flame_svg_write(out, name, t, &c->svg, &err) != 0) {
-		fprintf(stderr, "tephra: %s\n", err.msg);
+		fprintf(stderr, "%s: %s\n", c->who, err.msg);
 		rc = 1;
 	}
 	if (rc == 0 && c->svg.cp && palette_map_save(c->svg.cp, c->palfile, &err) != 0) {
-		fprintf(stderr, "tephra: %s\n", err.msg);
+		fprintf(stderr, "%s: %s\n", c->who, err.msg);
 		rc = 1;
 	}
 	palette_map_free(c->svg.cp);
 	c->svg.cp = NULL;
 	if (!to_stdout && fclose(out) != 0 && rc == 0) {
-		fprintf(stderr, "tephra: %s: write error: %s\n", c->output, strerror(errno));
+		fprintf(stderr, "%s: %s: write error: %s\n", c->who, c->output, strerror(errno));
 		rc = 1;
 	}
 	if (rc && !to_stdout)
@@ -216,7 +268,7 @@ int flame_cli_graph_file(struct flame_cli *c, const char *path)
 	struct flame_tree *t = flame_tree_new(c->tree_flags);
 	struct profile_input_opts in = { 0 };
 	struct profile_stats st;
-	int rc = flame_cli_load(path, t, &in, &st);
+	int rc = flame_cli_load(c, path, t, &in, &st);
 
 	if (rc == 0) {
 		flame_tree_finish(t);

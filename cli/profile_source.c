@@ -12,6 +12,20 @@
 #include "cli_report.h"
 #include "fold/fold_table.h"
 #include "perffold/perf_fold.h"
+#include "perfscript/perf_script_line.h"
+
+/* Time-ordered perf.data with sample counts: each sample to both feeds. */
+struct two_feeds {
+	struct stack_sink weight, samples;
+};
+
+static void two_feeds_stack(void *ctx, const char *const *frames, size_t n, uint64_t weight,
+			    uint64_t time)
+{
+	struct two_feeds *f = ctx;
+	f->weight.stack(f->weight.ctx, frames, n, weight, time);
+	f->samples.stack(f->samples.ctx, frames, n, 1, time);
+}
 
 /* perf.data: its stacks go straight into the tree through a folded_feed, which adds
  * them as their `tephra fold` lines would be read, so a perf.data renders exactly as its
@@ -23,6 +37,11 @@ static int load_perf(const char *path, struct flame_tree *t, const struct profil
 	struct folded_opts fo = { o->folded_flags | FOLDED_ONE_COLUMN, o->col, NULL };
 	struct folded_feed *feed = folded_feed_new(t, &fo, &st->folded);
 	struct stack_sink sink = folded_feed_sink(feed);
+	struct folded_opts so = { fo.flags, 1, NULL };
+	struct folded_stats sst = { 0 };
+	struct folded_feed *samples = o->samples_col ? folded_feed_new(t, &so, &sst) : NULL;
+	struct two_feeds both = { sink, { NULL, NULL } };
+	struct fold_table *counts = NULL;
 	int rc;
 
 	st->is_perf_data = 1;
@@ -30,17 +49,31 @@ static int load_perf(const char *path, struct flame_tree *t, const struct profil
 	po.weight = o->count_samples ? PERF_FOLD_WEIGHT_SAMPLES : PERF_FOLD_WEIGHT_PERIOD;
 	po.root = FOLD_ROOT_COMM;
 	po.name_flags = o->name_flags;
+	po.compat = o->compat;
+	po.info = &st->perf;
+	if (samples) {
+		st->samples_col = 1;
+		both.samples = folded_feed_sink(samples);
+		counts = fold_table_new();
+		po.samples = counts;
+	}
 	po.report = cli_report(o->progress);
 	if (o->time_order) {
-		rc = perf_foreach_stack(path, &po, &sink, err);
+		struct stack_sink two = { two_feeds_stack, &both };
+		rc = perf_foreach_stack(path, &po, samples ? &two : &sink, err);
 	} else {
 		struct fold_table *table = fold_table_new();
 		rc = perf_fold_file(path, &po, table, err);
 		if (rc == 0)
 			fold_table_emit(table, &sink);
+		if (rc == 0 && counts)
+			fold_table_emit(counts, &both.samples);
 		fold_table_free(table);
 	}
+	fold_table_free(counts);
 	folded_feed_free(feed);
+	if (samples)
+		folded_feed_free(samples);
 	return rc;
 }
 
@@ -180,18 +213,37 @@ int profile_load(const char *path, struct flame_tree *t, const struct profile_in
 	return rc;
 }
 
-void profile_warn_skipped(const char *path, const struct profile_stats *st)
+int profile_is_script_text(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	char line[4096];
+	int is = 0;
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f)) {
+		if (line[0] == '#')
+			continue;
+		struct script_header h;
+		is = script_match_header(line, strcspn(line, "\n"), &h);
+		break;
+	}
+	fclose(f);
+	return is;
+}
+
+void profile_warn_skipped(const char *who, const char *path, const struct profile_stats *st)
 {
 	const struct folded_stats *s = &st->folded;
 
 	if (!s->bad_lines)
 		return;
 	if (st->is_perf_data) {
-		fprintf(stderr, "tephra: %s: warning: ignored %" PRIu64 " stacks that could not be "
-			"rendered\n", path, s->bad_lines);
+		fprintf(stderr, "%s: %s: warning: ignored %" PRIu64 " stacks that could not be "
+			"rendered\n", who, path, s->bad_lines);
 		return;
 	}
-	fprintf(stderr, "tephra: %s: warning: ignored %" PRIu64 " line%s; the first, line %" PRIu64
-		" at offset 0x%" PRIx64 ": %s\n", path, s->bad_lines, s->bad_lines == 1 ? "" : "s",
+	fprintf(stderr, "%s: %s: warning: ignored %" PRIu64 " line%s; the first, line %" PRIu64
+		" at offset 0x%" PRIx64 ": %s\n", who, path, s->bad_lines, s->bad_lines == 1 ? "" : "s",
 		s->first_bad_line, s->first_bad_offset, s->first_bad_why ? s->first_bad_why : "?");
 }

@@ -10,6 +10,7 @@
 #define TEPHRA_CLI_PROFILE_SOURCE_H
 
 #include "base/error.h"
+#include "perffold/perf_fold.h"
 #include "render/flame_tree.h"
 #include "render/folded_reader.h"
 
@@ -20,11 +21,16 @@ struct profile_input_opts {
 	unsigned name_flags;    /* perf.data: FOLD_KERNEL | FOLD_INLINED | ... annotations */
 	int progress;           /* report progress on stderr (pass isatty(2)) */
 	int count_samples;      /* perf.data: weigh by samples, not by sample periods */
+	int compat;             /* perf.data: stackcollapse-perf.pl's naming (--compat) */
+	int samples_col;        /* perf.data: each frame's number of samples into column 1
+				 * (the graph shows it beside a time) */
 };
 
 struct profile_stats {
 	struct folded_stats folded;  /* for folded text; .lines also counts perf stacks */
 	int is_perf_data;
+	struct perf_fold_info perf;  /* perf.data: what was folded (the graph's unit) */
+	int samples_col;             /* column 1 got the sample counts (samples_col asked) */
 };
 
 /* "-" is standard input.  Returns 0, or -1 with ERR (file, offset, what). */
@@ -32,6 +38,10 @@ int profile_load(const char *path, struct flame_tree *t, const struct profile_in
 		 struct profile_stats *st, struct tephra_error *err);
 
 /* Prints the "ignored N lines" warning for a load, if any lines were skipped. */
-void profile_warn_skipped(const char *path, const struct profile_stats *st);
+void profile_warn_skipped(const char *who, const char *path, const struct profile_stats *st);
+
+/* Whether PATH (a file, not "-") starts like `perf script` output: its first line that
+ * is not a comment is a sample header (for the --from-text hint). */
+int profile_is_script_text(const char *path);
 
 #endif

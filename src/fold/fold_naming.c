@@ -216,6 +216,79 @@ int fold_name_frame(struct strbuf *out, const char *sym, const char *dso, uint64
 	return fold_name_frame_text(out, s, s_len, d, d_len, pc, (size_t)pc_len, flags);
 }
 
+/* One piece of fold_name_frame_exact: NAME with ';' as ':' and the annotation. */
+static void exact_piece(struct strbuf *out, const char *name, size_t len, unsigned flags,
+			int inlined, int jit)
+{
+	size_t from = out->len;
+
+	strbuf_add(out, name, len);
+	for (size_t i = from; i < out->len; i++)
+		if (out->buf[i] == ';')
+			out->buf[i] = ':';
+	char *n = out->buf + from;
+	if ((flags & FOLD_JAVA) && len > 1 && n[0] == 'L' && memchr(n, '/', len)) {
+		memmove(n, n + 1, len - 1); /* "Lorg/foo/Bar;.m" -> "org/foo/Bar:.m" */
+		out->len--;
+		out->buf[out->len] = '\0';
+	}
+	if (inlined) {
+		if (!bytes_contain(out->buf + from, out->len - from, "_[i]"))
+			strbuf_addstr(out, "_[i]");
+	} else if ((flags & FOLD_KERNEL) && (flags & FOLD_KERNEL_FRAME)) {
+		strbuf_addstr(out, "_[k]");
+	} else if ((flags & FOLD_JIT) && jit) {
+		if (!bytes_contain(out->buf + from, out->len - from, "_[j]"))
+			strbuf_addstr(out, "_[j]");
+	}
+}
+
+int fold_name_frame_exact(struct strbuf *out, const char *sym, const char *dso, uint64_t addr,
+			  unsigned flags)
+{
+	const char *d = dso ? dso : "[unknown]";
+	size_t d_len = strlen(d);
+	int jit = dso_is_jit_map(d, d_len);
+
+	if (!sym || !*sym) {
+		size_t from = out->len;
+		strbuf_addch(out, '[');
+		if (strcmp(d, "[unknown]")) {
+			const char *slash = strrchr(d, '/');
+			strbuf_addstr(out, slash ? slash + 1 : d);
+		} else {
+			strbuf_addstr(out, "unknown");
+		}
+		if (flags & FOLD_ADDRS)
+			strbuf_addf(out, " <%" PRIx64 ">", addr);
+		strbuf_addch(out, ']');
+		for (size_t i = from; i < out->len; i++)
+			if (out->buf[i] == ';')
+				out->buf[i] = ':';
+		if ((flags & FOLD_KERNEL) && (flags & FOLD_KERNEL_FRAME))
+			strbuf_addstr(out, "_[k]");
+		return 1;
+	}
+	size_t len = strlen(sym);
+	if (!jit || !memmem(sym, len, "->", 2)) {
+		exact_piece(out, sym, len, flags, (flags & FOLD_INLINED) != 0, jit);
+		return 1;
+	}
+	/* perf-map-agent writes an inlined chain "a->b->c" as one JIT-map symbol */
+	size_t start = 0;
+	for (int piece = 0;; piece++) {
+		const char *arrow = memmem(sym + start, len - start, "->", 2);
+		size_t stop = arrow ? (size_t)(arrow - sym) : len;
+		if (piece)
+			strbuf_addch(out, ';');
+		exact_piece(out, sym + start, stop - start, flags,
+			    piece > 0 || (flags & FOLD_INLINED), jit);
+		if (!arrow)
+			return 1;
+		start = stop + 2;
+	}
+}
+
 void fold_name_root_text(struct strbuf *out, const char *comm, size_t comm_len,
 			 const char *pid, const char *tid, enum fold_root_mode mode)
 {

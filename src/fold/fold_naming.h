@@ -21,6 +21,8 @@ enum fold_frame_flags {
 				 * does for every "->" piece after the first) */
 	FOLD_JAVA = 1 << 4,     /* the root (comm) starts with "java": names containing '/'
 				 * lose a leading 'L' (the script's Java tidy) */
+	FOLD_KERNEL_FRAME = 1 << 5, /* fold_name_frame_exact: the frame is in the kernel or
+				     * a module (FOLD_KERNEL marks it _[k]) */
 };
 
 /* Appends the folded name of one frame to OUT and returns 1, or appends nothing and
@@ -50,12 +52,23 @@ int fold_name_frame_text_each(struct strbuf *out, const char *sym, size_t sym_le
 			      void (*after_piece)(void *arg, struct strbuf *out, int is_unknown),
 			      void *arg);
 
+/* tephra's default naming (not --compat): appends the frame named by what it is,
+ * not by re-reading printed text: SYM whole (parameter lists, quotes, a leading '(' and
+ * "->" kept, so overloads and function objects stay apart), ';' as ':' (the separator),
+ * the Java 'L' rule; "->" splits into inlined pieces only in a JIT map (perf-map-agent's
+ * convention).  SYM NULL or empty: "[dso basename]" or "[unknown]" ("[dso <addr>]" with
+ * FOLD_ADDRS).  FOLD_KERNEL marks FOLD_KERNEL_FRAME frames _[k], FOLD_JIT JIT-map frames
+ * _[j], FOLD_INLINED adds _[i].  Always appends one frame or more; returns 1. */
+int fold_name_frame_exact(struct strbuf *out, const char *sym, const char *dso, uint64_t addr,
+			  unsigned flags);
+
 /* Length of SYM without a trailing "+0x<lowercase hex digits>" (perf script's symoff). */
 size_t fold_strip_offset(const char *sym, size_t len);
 
 enum fold_root_mode { FOLD_ROOT_COMM, FOLD_ROOT_PID, FOLD_ROOT_TID };
 
-/* Appends the root frame: comm with spaces as '_', then "-PID" or "-PID/TID". */
+/* Appends the root frame: comm with spaces as '_', then "-PID" or "-PID/TID" (tephra's
+ * default for perf.data: the thread's comm, whatever it looks like). */
 void fold_name_root(struct strbuf *out, const char *comm, uint32_t pid, uint32_t tid,
 		    enum fold_root_mode mode);
 

@@ -7,10 +7,11 @@
 
 #include "perfscript/perf_script_line.h"
 
-void fold_roots_init(struct fold_roots *r, enum fold_root_mode mode)
+void fold_roots_init(struct fold_roots *r, enum fold_root_mode mode, int compat)
 {
 	memset(r, 0, sizeof(*r));
 	r->mode = mode;
+	r->compat = compat;
 	hashmap_init(&r->names);
 	hashmap_init(&r->by_thread);
 }
@@ -95,7 +96,11 @@ uint64_t fold_roots_of(struct fold_roots *r, const struct perf_session_sample *p
 		int created;
 		size_t i = hashmap_intern(&r->by_thread, k, sizeof(k), &created);
 		struct hashmap_entry *e = hashmap_entry(&r->by_thread, i);
-		if (created) {
+		if (created && !r->compat) {
+			strbuf_reset(&r->name);
+			fold_name_root(&r->name, t->comm, s->pid, s->tid, r->mode);
+			e->value = hashmap_intern(&r->names, r->name.buf, r->name.len, NULL);
+		} else if (created) {
 			header_text(r, ps, 0, &r->text);
 			e->value = root_from_text(r, &r->text);
 			/* no match within comm and tid: the script's match runs on into the

@@ -22,6 +22,7 @@
 
 struct fold_roots {
 	enum fold_root_mode mode;
+	int compat;               /* 0: the root is the comm (fold_name_root), always */
 	struct hashmap names;     /* root name → root id (dense, from 0) */
 	struct hashmap by_thread; /* {comm pointer, pid, tid} → root id or a marker */
 	const struct thread *last_thread; /* one-entry cache: samples come in runs */
@@ -31,7 +32,9 @@ struct fold_roots {
 	struct strbuf text, name;
 };
 
-void fold_roots_init(struct fold_roots *r, enum fold_root_mode mode);
+/* COMPAT: roots as the script reads them from header text (above); 0: the thread's
+ * comm (spaces as '_', "-PID[/TID]" as MODE says), whatever it looks like. */
+void fold_roots_init(struct fold_roots *r, enum fold_root_mode mode, int compat);
 void fold_roots_release(struct fold_roots *r);
 
 /* The root id of a sample, or FOLD_ROOT_DROPPED. */

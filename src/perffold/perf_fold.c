@@ -9,6 +9,7 @@
 #include "perffold/perf_fold.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/hashmap.h"
@@ -16,6 +17,7 @@
 #include "base/xalloc.h"
 #include "perffold/fold_roots.h"
 #include "session/perf_session.h"
+#include "symbol/symbol_demangle.h"
 #include "quality/stack_quality.h"
 
 struct fold_run {
@@ -34,6 +36,7 @@ struct fold_run {
 	uint32_t *stack_class;   /* ... and their stack_quality class (when quality;
 				  * CLASS_PENDING while the stack waits to be named) */
 	uint64_t *stack_samples; /* ... and, while CLASS_PENDING, its samples so far */
+	uint64_t *stack_count;   /* ... and its samples (when o->samples) */
 	struct stack_quality *quality; /* NULL: not reported */
 	size_t cap_stacks;
 	struct hashmap names;    /* {obj id + 1, addr, java} → index into name_frames */
@@ -63,6 +66,8 @@ struct fold_run {
 	 * store's worker), so that reading records overlaps that: per pending stack, in
 	 * creation order, [stack index, root, n, then its addr_key's 2n words]. */
 	int defer_names;
+	int demangle_full;       /* default names: symbols are read mangled and demangled
+				  * here with their parameter lists */
 	uint64_t *prefetched;    /* prefetch_objects' filter (PREFETCH_FILTER tags) */
 	uint64_t *pending;
 	size_t nr_pending, cap_pending;   /* in words */
@@ -205,6 +210,26 @@ static void fold_printed_frame(struct fold_run *r, const char *text, const char 
 	}
 }
 
+/* tephra's default (not --compat): the frame named from the symbol and object it is,
+ * not from perf script's printed line (fold_name_frame_exact). */
+static void fold_exact_frame(struct fold_run *r, const char *sym, const struct map_object *obj,
+			     uint64_t addr, int java, unsigned frame_flags, const char *suffix)
+{
+	unsigned flags = (r->o->name_flags & ~(unsigned)FOLD_INLINED) | frame_flags;
+	if (java)
+		flags |= FOLD_JAVA;
+	if (obj && obj->kernel)
+		flags |= FOLD_KERNEL_FRAME;
+	char *full = r->demangle_full && sym && !(obj && obj->kernel) ? symbol_demangle_full(sym)
+								       : NULL;
+	strbuf_reset(&r->sb);
+	fold_name_frame_exact(&r->sb, full ? full : sym, obj ? obj->name : NULL, addr, flags);
+	free(full);
+	if (suffix)
+		strbuf_addstr(&r->sb, suffix);
+	add_frame_ids(r, r->sb.buf, r->sb.len);
+}
+
 /* The name of one (object, address): its folded frame ids, made once.  Returns its
  * index (name_frames, name_counts, name_printed). */
 static size_t frame_name(struct fold_run *r, uint64_t obj_word, uint64_t addr, int java)
@@ -251,14 +276,20 @@ static size_t frame_name(struct fold_run *r, uint64_t obj_word, uint64_t addr, i
 			 * prepends each line, so the outermost comes first here.  The source
 			 * line of the address belongs to the innermost one. */
 			for (size_t j = n_inl; j-- > 0;) {
+				unsigned ff = inline_mode && inlined[j] ? (unsigned)FOLD_INLINED : 0;
+				if (!r->o->compat) {
+					fold_exact_frame(r, names[j], f.obj, addr, java, ff,
+							 j == 0 ? suffix : NULL);
+					continue;
+				}
 				strbuf_reset(&text);
 				strbuf_addf(&text, "%s+0x%llx", names[j],
 					    (unsigned long long)(addr - (sym ? sym->start : 0)));
 				fold_printed_frame(r, text.buf, inlined[j] ? "inlined" : f.obj->name,
-						   addr, java,
-						   inline_mode && inlined[j] ? (unsigned)FOLD_INLINED : 0,
-						   j == 0 ? suffix : NULL);
+						   addr, java, ff, j == 0 ? suffix : NULL);
 			}
+		} else if (!r->o->compat) {
+			fold_exact_frame(r, sym ? sym->name : NULL, f.obj, addr, java, 0, suffix);
 		} else {
 			if (sym)
 				strbuf_addf(&text, "%s+0x%llx", sym->name,
@@ -470,6 +501,9 @@ static size_t sample_stack(struct fold_run *r, const struct perf_session_sample 
 			r->stack_class = xrealloc(r->stack_class, r->cap_stacks * sizeof(*r->stack_class));
 			r->stack_samples = xrealloc(r->stack_samples,
 						    r->cap_stacks * sizeof(*r->stack_samples));
+			if (r->o->samples)
+				r->stack_count = xrealloc(r->stack_count,
+							  r->cap_stacks * sizeof(*r->stack_count));
 		}
 		int defer = r->defer_names && symbol_store_loading(r->session->store);
 		if (!defer)
@@ -482,12 +516,28 @@ static size_t sample_stack(struct fold_run *r, const struct perf_session_sample 
 		}
 		r->stack_class[i] = CLASS_PENDING;
 		r->stack_samples[i] = 0;
+		if (r->stack_count)
+			r->stack_count[i] = 0;
 		if (defer)
 			defer_stack(r, i, (uint32_t)r->key[0], r->addr_key, n);
 		else
 			name_stack(r, i, (uint32_t)r->key[0], r->addr_key, n);
 	}
 	return i;
+}
+
+#define PERF_ATTR_TYPE_SOFTWARE 1 /* perf_event_attr.type; config 0 cpu-clock, 1 task-clock */
+
+/* Records what the folded event is (its periods are nanoseconds for the clocks). */
+static void note_event(struct perf_fold_info *info, const struct perf_event_desc *d)
+{
+	if (d->attr.type == PERF_ATTR_TYPE_TRACEPOINT) {
+		snprintf(info->event, sizeof(info->event), "%s", "");
+		info->time_ns = 0;
+		return;
+	}
+	snprintf(info->event, sizeof(info->event), "%s", d->name ? d->name : "");
+	info->time_ns = d->attr.type == PERF_ATTR_TYPE_SOFTWARE && d->attr.config <= 1;
 }
 
 /* The raw-key entry of a sample to fold into *I; 0 when the sample is not folded
@@ -500,6 +550,13 @@ static int stack_of(struct fold_run *r, const struct perf_session_sample *ps, si
 	if (r->root == FOLD_ROOT_DROPPED)
 		return 0;
 	*i = sample_stack(r, ps, (ps->desc->attr.sample_type & PERF_ST_CALLCHAIN) != 0);
+	struct perf_fold_info *info = r->o->info;
+	if (info) {
+		if (!info->samples || (!info->event[0] && ps->desc->name &&
+				       ps->desc->attr.type != PERF_ATTR_TYPE_TRACEPOINT))
+			note_event(info, ps->desc);
+		info->samples++;
+	}
 	return 1;
 }
 
@@ -510,6 +567,8 @@ static int fold_sample(void *arg, struct perf_session *s, const struct perf_sess
 	if (!stack_of(r, ps, &i))
 		return 0;
 	hashmap_entry(&r->stacks, i)->value += sample_weight(r->o, ps);
+	if (r->stack_count)
+		r->stack_count[i]++;
 	if (r->quality) {
 		if (r->stack_class[i] == CLASS_PENDING)
 			r->stack_samples[i]++;
@@ -554,7 +613,7 @@ static void run_init(struct fold_run *r, const struct perf_fold_options *o, stru
 	r->addr_key = xmalloc(4 * r->max_stack * sizeof(*r->addr_key));
 	r->key_names = xmalloc(2 * r->max_stack * sizeof(*r->key_names));
 	r->printed = xmalloc(2 * r->max_stack * sizeof(*r->printed));
-	fold_roots_init(&r->roots, o->root);
+	fold_roots_init(&r->roots, o->root, o->compat);
 	hashmap_init(&r->stacks);
 	hashmap_init(&r->names);
 }
@@ -568,6 +627,7 @@ static void run_release(struct fold_run *r)
 	free(r->stack_lens);
 	free(r->stack_class);
 	free(r->stack_samples);
+	free(r->stack_count);
 	stack_quality_free(r->quality);
 	fold_roots_release(&r->roots);
 	hashmap_release(&r->stacks);
@@ -587,15 +647,51 @@ static void run_release(struct fold_run *r)
 	strbuf_release(&r->text);
 }
 
-/* Opens PATH's session and a run writing into T; returns 0, or -1 with ERR. */
+/* Opens PATH's session and a run writing into T; returns 0, or -1 with ERR.  SYMS is
+ * room for the symbol options of default names (not compat): the store then keeps
+ * names mangled, and frames are demangled with parameters (fold_exact_frame). */
 static int run_open(struct fold_run *r, struct perf_session *s, const char *path, const struct perf_fold_options *o, struct fold_table *t,
-		    struct tephra_error *err)
+		    struct symbol_options *syms, struct tephra_error *err)
 {
-	if (perf_session_open(s, path, o->symbols, o->report, err))
+	const struct symbol_options *use = o->symbols;
+	int full = !o->compat && !(o->symbols && o->symbols->no_demangle);
+	if (full) {
+		if (o->symbols)
+			*syms = *o->symbols;
+		else
+			memset(syms, 0, sizeof(*syms));
+		syms->no_demangle = 1;
+		use = syms;
+	}
+	if (perf_session_open(s, path, use, o->report, err))
 		return -1;
 	run_init(r, o, t, s);
+	r->demangle_full = full;
 	s->max_stack = r->max_stack;
 	return 0;
+}
+
+/* Every stack into SAMPLES with its number of samples (SAMPLES has its own frame ids). */
+static void add_sample_counts(struct fold_run *r, struct fold_table *samples)
+{
+	size_t nr = fold_table_nr_frames(r->table);
+	uint32_t *ids = xmalloc((nr ? nr : 1) * sizeof(*ids)), *stack = NULL;
+	size_t cap = 0;
+	for (size_t f = 0; f < nr; f++)
+		ids[f] = fold_table_frame(samples, fold_table_frame_name(r->table, (uint32_t)f),
+					  fold_table_frame_len(r->table, (uint32_t)f));
+	for (size_t i = 0; i < hashmap_count(&r->stacks); i++) {
+		size_t n = r->stack_lens[i];
+		if (n > cap) {
+			cap = n;
+			stack = xrealloc(stack, cap * sizeof(*stack));
+		}
+		for (size_t k = 0; k < n; k++)
+			stack[k] = ids[r->frame_ids[r->stack_ids[i] + k]];
+		fold_table_add(samples, stack, n, r->stack_count[i]);
+	}
+	free(stack);
+	free(ids);
 }
 
 int perf_fold_file(const char *path, const struct perf_fold_options *o, struct fold_table *out,
@@ -603,7 +699,8 @@ int perf_fold_file(const char *path, const struct perf_fold_options *o, struct f
 {
 	struct perf_session s;
 	struct fold_run r;
-	if (run_open(&r, &s, path, o, out, err))
+	struct symbol_options syms;
+	if (run_open(&r, &s, path, o, out, &syms, err))
 		return -1;
 	/* the block prints nothing where no sample can carry a user stack: skip its work */
 	if (o->quality && stack_quality_may_unwind(s.reader))
@@ -624,6 +721,8 @@ int perf_fold_file(const char *path, const struct perf_fold_options *o, struct f
 	for (size_t i = 0; i < hashmap_count(&r.stacks); i++)
 		fold_table_add(out, r.frame_ids + r.stack_ids[i], r.stack_lens[i],
 			       hashmap_entry(&r.stacks, i)->value);
+	if (o->samples)
+		add_sample_counts(&r, o->samples);
 	run_release(&r);
 	perf_session_close(&s);
 	return rc;
@@ -635,7 +734,8 @@ int perf_foreach_stack(const char *path, const struct perf_fold_options *o,
 	struct perf_session s;
 	struct fold_run r;
 	struct fold_table *names = fold_table_new();
-	if (run_open(&r, &s, path, o, names, err)) {
+	struct symbol_options syms;
+	if (run_open(&r, &s, path, o, names, &syms, err)) {
 		fold_table_free(names);
 		return -1;
 	}

@@ -1,9 +1,10 @@
 /* perf_fold.h - perf.data → folded stacks, as a library.
  *
  * This is the whole of `tephra fold` behind one call, so `tephra flamegraph`,
- * `tephra record` and `tephra diff` fold a perf.data file exactly as `tephra fold` (and
- * `perf script | stackcollapse-perf.pl`) would.  Every frame of a sample is named the way
- * `perf script` prints it, then renamed by the rules of fold/fold_naming.h.
+ * `tephra record` and `tephra diff` fold a perf.data file exactly as `tephra fold` would:
+ * by default roots are comms and frames whole symbol names (fold_name_frame_exact); with
+ * compat, every frame is named the way `perf script` prints it, then renamed by the rules
+ * of fold/fold_naming.h, as `perf script | stackcollapse-perf.pl` would.
  *
  * Speed: samples are interned as stacks of *addresses* (per thread root); each unique
  * (map, address) is symbolized once, and names are built once per unique stack at the end. */
@@ -27,6 +28,14 @@ enum perf_fold_weight {
 	PERF_FOLD_WEIGHT_SAMPLES, /* one per sample */
 };
 
+/* What was folded, for saying what a weight is (filled when perf_fold_options.info is
+ * set; the first event folded when tracepoints are folded beside it). */
+struct perf_fold_info {
+	char event[128];   /* the folded event's name as perf script prints it, "" if none */
+	int time_ns;       /* its periods are nanoseconds (cpu-clock, task-clock) */
+	uint64_t samples;  /* samples folded */
+};
+
 struct perf_fold_options {
 	/* Fold only samples of this event (its perf script name, e.g. "cpu-clock:ppp" or
 	 * "cpu-clock"); NULL = the event of the first sample, as
@@ -37,6 +46,9 @@ struct perf_fold_options {
 	unsigned name_flags;       /* FOLD_KERNEL | FOLD_JIT | FOLD_ADDRS, and FOLD_INLINED for
 				    * --inline: every user frame expanded into the functions
 				    * inlined at it (DWARF), the inlined ones named "f_[i]" */
+	int compat;                /* name roots and frames exactly as `perf script |
+				    * stackcollapse-perf.pl` does (docs/folding.md, "Defaults
+				    * and --compat"); 0: the thread's comm, true names */
 	int srcline;               /* append ":file:line" (DWARF) to user frames' names */
 	struct sample_filter filter; /* perf script's --pid/--tid/--comms/--max-stack */
 	const struct symbol_options *symbols; /* NULL = defaults */
@@ -45,6 +57,10 @@ struct perf_fold_options {
 	 * recording (quality/stack_quality.h), headed QUALITY_WHO; NULL = nowhere */
 	FILE *quality;
 	const char *quality_who;
+	struct perf_fold_info *info; /* NULL, or filled with what was folded */
+	/* perf_fold_file: NULL, or a table that gets every stack with its number of
+	 * samples (whatever o->weight is) */
+	struct fold_table *samples;
 };
 
 /* Folds every selected sample of PATH ("-" = standard input, pipe mode) into OUT

@@ -126,6 +126,13 @@ function unzoom() {
 	updateUrl();
 }
 
+// A count in the graph's unit, as the titles write it: "12.35 ms", "1234 cycles".
+function amount(v) {
+	if (C.unit === "ns")
+		return Math.abs(v) >= 1e9 ? (v / 1e9).toFixed(2) + " s" : (v / 1e6).toFixed(2) + " ms";
+	return (v === Math.floor(v) ? v.toFixed(0) : v.toFixed(2)) + " " + C.unit;
+}
+
 function askSearch() {
 	var re = window.prompt("Search (regular expression)", searchText || "");
 	if (re !== null && re !== "") search(re);
@@ -160,7 +167,7 @@ function search(re) {
 		else if (hend > reach) { sum += hend - reach; reach = hend; }
 	}
 	var pct = C.total > 0 ? 100 * sum / C.total : 0;
-	matched.textContent = "Matched: " + pct.toFixed(2) + "%";
+	matched.textContent = "Matched: " + pct.toFixed(2) + "% (" + amount(sum) + ")";
 	matched.setAttribute("data-pct", pct);
 	searchBtn.textContent = "Reset Search";
 	searchBtn.setAttribute("class", "active");

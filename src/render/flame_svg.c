@@ -115,6 +115,15 @@ static void add_count(struct strbuf *sb, double v)
 		strbuf_addf(sb, "%.2f", v);
 }
 
+/* Nanoseconds as people read them: seconds from one second on, else milliseconds. */
+static void add_time(struct strbuf *sb, double ns)
+{
+	if (fabs(ns) >= 1e9)
+		strbuf_addf(sb, "%.2f s", ns / 1e9);
+	else
+		strbuf_addf(sb, "%.2f ms", ns / 1e6);
+}
+
 struct writer {
 	const struct flame_tree *t;
 	const struct flame_svg_opts *o;
@@ -124,6 +133,18 @@ struct writer {
 	int col;
 	struct strbuf countname; /* o->countname made displayable (it goes in every title) */
 };
+
+/* A count in the graph's unit: "12.35 ms" or "1234 cycles". */
+static void add_amount(const struct writer *w, struct strbuf *sb, double v)
+{
+	if (w->o->time_ns) {
+		add_time(sb, v);
+		return;
+	}
+	add_count(sb, v);
+	strbuf_addch(sb, ' ');
+	svg_escape(sb, w->countname.buf ? w->countname.buf : "", w->countname.len);
+}
 
 static double self_delta(const struct writer *w, uint32_t id)
 {
@@ -171,9 +192,13 @@ static void write_frame(void *arg, const struct flame_layout_frame *f)
 	strbuf_addstr(sb, "\"><title>");
 	svg_escape(sb, w->name.buf ? w->name.buf : "", w->name.len);
 	strbuf_addstr(sb, " (");
-	add_count(sb, weight);
-	strbuf_addch(sb, ' ');
-	svg_escape(sb, w->countname.buf ? w->countname.buf : "", w->countname.len);
+	add_amount(w, sb, weight);
+	if (o->samples_col && !o->diff) {
+		double samples = n->weight[1];
+		strbuf_addstr(sb, ", ");
+		add_count(sb, samples);
+		strbuf_addstr(sb, samples == 1 ? " sample" : " samples");
+	}
 	if (f->node == 0)
 		strbuf_addstr(sb, ", 100%");
 	else
@@ -287,6 +312,8 @@ int flame_svg_write(FILE *out, const char *out_name, const struct flame_tree *t,
 	add_num(sb, w.total);
 	strbuf_addstr(sb, ", nametype: ");
 	add_js_string(sb, o->nametype);
+	strbuf_addstr(sb, ", unit: ");
+	add_js_string(sb, o->time_ns ? "ns" : o->countname);
 	strbuf_addstr(sb, ", matchcolor: \"" MATCH_COLOR "\" };\n");
 	strbuf_addstr(sb, flame_script_js);
 	strbuf_addstr(sb, "]]></script>\n");
@@ -294,6 +321,20 @@ int flame_svg_write(FILE *out, const char *out_name, const struct flame_tree *t,
 		    o->width, height);
 	strbuf_addf(sb, "<text id=\"title\" x=\"%g\" y=\"%g\">", o->width / 2, fs * 2);
 	add_escaped(sb, o->title ? o->title : default_title(o));
+	if (!o->title && o->measured && !o->diff) {
+		/* how much of what: "cpu-clock 4.07 s in 4068 samples", "1234 cycles" */
+		strbuf_addstr(sb, ": ");
+		if (o->time_ns) {
+			add_escaped(sb, o->measured);
+			strbuf_addch(sb, ' ');
+		}
+		add_amount(&w, sb, w.total);
+		if (o->samples_col) {
+			strbuf_addstr(sb, " in ");
+			add_count(sb, flame_tree_node(t, 0)->weight[1]);
+			strbuf_addstr(sb, " samples");
+		}
+	}
 	strbuf_addstr(sb, "</text>\n");
 	if (o->subtitle) {
 		strbuf_addf(sb, "<text id=\"subtitle\" x=\"%g\" y=\"%g\">", o->width / 2, fs * 4);

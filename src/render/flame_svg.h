@@ -17,7 +17,14 @@
 struct flame_svg_opts {
 	const char *title;       /* NULL: a default that says which kind of graph */
 	const char *subtitle;    /* NULL: none */
-	const char *countname;   /* "samples" */
+	const char *countname;   /* "samples": what a count is (an event name, instructions) */
+	int time_ns;             /* counts are nanoseconds (cpu-clock, task-clock periods):
+				  * written as ms or s, countname unused */
+	int samples_col;         /* not diff: column 1 holds each frame's number of samples,
+				  * written beside its count */
+	const char *measured;    /* NULL, or what was measured ("cpu-clock", "cycles"): the
+				  * default title then says how much ("cpu-clock 4.07 s in
+				  * 4068 samples", "1234 cycles") */
 	const char *nametype;    /* "Function:" */
 	const char *notes;       /* NULL: none; written as the SVG's <desc> */
 	const char *fonttype;    /* "Verdana" */

@@ -66,7 +66,7 @@ static char *ocaml_demangle(const char *name)
 	return out;
 }
 
-char *symbol_demangle(const char *name)
+static char *demangle_with(const char *name, int options)
 {
 	if (name[0] == 'c')
 		return ocaml_demangle(name);
@@ -75,8 +75,19 @@ char *symbol_demangle(const char *name)
 	 * plain C names that make up most tables. */
 	if (name[0] != '_')
 		return NULL;
-	char *out = cplus_demangle(name, DMGL_NO_OPTS);
+	char *out = cplus_demangle(name, options);
 	if (out)
 		strip_rust_hash(out);
 	return out;
+}
+
+char *symbol_demangle(const char *name)
+{
+	return demangle_with(name, DMGL_NO_OPTS);
+}
+
+char *symbol_demangle_full(const char *name)
+{
+	/* c++filt's defaults; a Rust legacy name carries no parameters either way */
+	return demangle_with(name, DMGL_PARAMS | DMGL_ANSI | DMGL_VERBOSE);
 }

@@ -10,4 +10,9 @@
 /* Returns a malloc'd demangled name, or NULL when NAME is not mangled. */
 char *symbol_demangle(const char *name);
 
+/* The same with C++ parameter lists and template details, as binutils' c++filt prints
+ * them ("spin(int)", not perf's "spin"), so that overloads keep apart (tephra fold's
+ * default names); Rust and OCaml names as symbol_demangle gives them. */
+char *symbol_demangle_full(const char *name);
+
 #endif

@@ -141,7 +141,7 @@ async function plain(ctx, dir) {
 	page.once("dialog", (d) => d.accept("leaf"));
 	await page.click("#search");
 	f = await frames(page);
-	check(await matchedText(page) === "Matched: 50.00%", `search leaf: Matched: 50.00% (got ${await matchedText(page)})`);
+	check(await matchedText(page) === "Matched: 50.00% (50 samples)", `search leaf: Matched: 50.00% (got ${await matchedText(page)})`);
 	check(f["leaf@3"].fill === "#e600e6" && f["gamma@3"].fill !== "#e600e6", "search leaf: leaf highlighted, gamma not");
 	check(await page.evaluate(() => location.hash) === "#s=leaf", "search: URL fragment #s=leaf");
 	// Nested matches count once: main (80) contains alpha (40).
@@ -149,21 +149,21 @@ async function plain(ctx, dir) {
 	check((await matchedText(page)).trim() === "", "search: reset clears the percentage");
 	page.once("dialog", (d) => d.accept("^(main|alpha)$"));
 	await page.keyboard.press("Control+f");
-	check(await matchedText(page) === "Matched: 80.00%", `Ctrl-F nested search: 80.00% counted once (got ${await matchedText(page)})`);
+	check(await matchedText(page) === "Matched: 80.00% (80 samples)", `Ctrl-F nested search: 80.00% counted once (got ${await matchedText(page)})`);
 	// Case: "LEAF" does not match until ic is toggled.
 	await page.click("#search");
 	page.once("dialog", (d) => d.accept("LEAF"));
 	await page.click("#search");
-	check(await matchedText(page) === "Matched: 0.00%", "search LEAF, case-sensitive: 0.00%");
+	check(await matchedText(page) === "Matched: 0.00% (0 samples)", "search LEAF, case-sensitive: 0.00%");
 	await page.click("#ignorecase");
-	check(await matchedText(page) === "Matched: 50.00%", "search LEAF, ignoring case: 50.00%");
+	check(await matchedText(page) === "Matched: 50.00% (50 samples)", "search LEAF, ignoring case: 50.00%");
 	const h2 = await page.evaluate(() => location.hash);
 	check(h2 === "#s=LEAF&ic=1", `URL keeps search and case (${h2})`);
 	await page.close();
 
 	page = await open(ctx, file, "#x=2,40&s=LEAF&ic=1");
 	f = await frames(page);
-	check(await matchedText(page) === "Matched: 50.00%" && near(f["beta@2"].w, 1180) && f["leaf@3"].fill === "#e600e6",
+	check(await matchedText(page) === "Matched: 50.00% (50 samples)" && near(f["beta@2"].w, 1180) && f["leaf@3"].fill === "#e600e6",
 		"URL: zoom + case-insensitive search reopen together");
 	check(page.__errors.length === 0, "no script errors " + page.__errors.join("; "));
 	await page.close();

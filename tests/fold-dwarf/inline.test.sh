@@ -18,13 +18,13 @@ perf script -i "$TEST_TMP/inl.data" 2>/dev/null >"$TEST_TMP/inl.txt"
 grep -q ' mix+0x[0-9a-f]* (inlined)$' "$TEST_TMP/inl.txt" || skip "perf script prints no inlined frames here (perf without DWARF inline support?)"
 
 python3 "$HERE/collapse.py" <"$TEST_TMP/inl.txt" >"$TEST_TMP/default.expected"
-"$TEPHRA" fold -q "$TEST_TMP/inl.data" >"$TEST_TMP/default.fold" || fail "tephra fold failed"
+"$TEPHRA" fold -q --compat "$TEST_TMP/inl.data" >"$TEST_TMP/default.fold" || fail "tephra fold failed"
 same_bytes "default" "$TEST_TMP/default.expected" "$TEST_TMP/default.fold"
 grep -q ';work;step;mix ' "$TEST_TMP/default.fold" || fail "default: no ;work;step;mix stack"
 
 sed -E 's/^(\s+[0-9a-f]+ [^ ]+)(\+0x[0-9a-f]+ \(inlined\))$/\1_[i]\2/' "$TEST_TMP/inl.txt" |
 	python3 "$HERE/collapse.py" >"$TEST_TMP/inline.expected"
-"$TEPHRA" fold -q --inline "$TEST_TMP/inl.data" >"$TEST_TMP/inline.fold" || fail "tephra fold --inline failed"
+"$TEPHRA" fold -q --compat --inline "$TEST_TMP/inl.data" >"$TEST_TMP/inline.fold" || fail "tephra fold --inline failed"
 same_bytes "--inline" "$TEST_TMP/inline.expected" "$TEST_TMP/inline.fold"
 grep -q ';work;step_\[i\];mix_\[i\] ' "$TEST_TMP/inline.fold" || fail "--inline: no ;work;step_[i];mix_[i] stack"
 

@@ -25,8 +25,8 @@ fold_invariants sort-dwarf-pid "$TEST_TMP/dwarf.data" "-F +pid" "--pid" --pid
 perf script -i "$TEST_TMP/dwarf.data" 2>/dev/null | python3 "$HERE/collapse.py" |
 	grep '__introsort_loop' >"$TEST_TMP/sort.expected"
 [ -s "$TEST_TMP/sort.expected" ] || fail "perf script: no __introsort_loop stack"
-"$TEPHRA" fold -q "$TEST_TMP/dwarf.data" | grep '__introsort_loop' >"$TEST_TMP/sort.fold"
-same_bytes "sort stacks: fold -q == perf script | collapse" "$TEST_TMP/sort.expected" "$TEST_TMP/sort.fold"
+"$TEPHRA" fold -q --compat "$TEST_TMP/dwarf.data" | grep '__introsort_loop' >"$TEST_TMP/sort.fold"
+same_bytes "sort stacks: fold -q --compat == perf script | collapse" "$TEST_TMP/sort.expected" "$TEST_TMP/sort.fold"
 if [ -x "${TEPHRA_ASAN:-}" ]; then
 	TEPHRA_BIN=$TEPHRA_ASAN fold_invariants sort-dwarf-asan "$TEST_TMP/dwarf.data" "" ""
 fi

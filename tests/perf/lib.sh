@@ -55,13 +55,14 @@ check_script() {
 	same_bytes "$name: script" "$TEST_TMP/$name.perf" "$TEST_TMP/$name.tephra"
 }
 
-# check_fold NAME DATA "PERF-SCRIPT-OPTIONS" "COLLAPSE-OPTIONS" [TEPHRA-FOLD-OPTIONS...]
+# check_fold NAME DATA "PERF-SCRIPT-OPTIONS" "COLLAPSE-OPTIONS" [TEPHRA-FOLD-OPTIONS...]:
+# tephra fold --compat == the collapse of perf script's text
 # (PERF-SCRIPT-OPTIONS is shell text: quote or escape blanks inside one option)
 check_fold() {
 	local name=$1 data=$2 popts=$3 copts=$4; shift 4
 	# shellcheck disable=SC2086
 	eval "perf script -i \"\$data\" $popts" 2>/dev/null | python3 "$HERE/collapse.py" $copts >"$TEST_TMP/$name.expected"
-	"${TEPHRA_BIN:-$TEPHRA}" fold "$@" "$data" >"$TEST_TMP/$name.fold" 2>"$TEST_TMP/$name.fold.err" || {
+	"${TEPHRA_BIN:-$TEPHRA}" fold --compat "$@" "$data" >"$TEST_TMP/$name.fold" 2>"$TEST_TMP/$name.fold.err" || {
 		fail "$name: tephra fold failed: $(head -n 3 "$TEST_TMP/$name.fold.err")"; return; }
 	[ -s "$TEST_TMP/$name.expected" ] || fail "$name: no stacks expected (empty recording?)"
 	same_bytes "$name: fold" "$TEST_TMP/$name.expected" "$TEST_TMP/$name.fold"
@@ -72,8 +73,8 @@ check_fold() {
 # what tephra fold prints depends on the recording and the options, nothing else:
 #  (a) the same stacks with -q: the stack-quality block (stderr) must not change them
 #      (addr2line's answers, which tephra emulates, depend on the questions asked before);
-#  (b) the same stacks as stackcollapse-perf.pl's rules (tephra fold --from-text,
-#      FROM-TEXT-OPTIONS) make of tephra script's own text (SCRIPT-OPTIONS, shell text as
+#  (b) with --compat, the same stacks as stackcollapse-perf.pl's rules (tephra fold
+#      --from-text, FROM-TEXT-OPTIONS) make of tephra script's own text (SCRIPT-OPTIONS, shell text as
 #      for check_fold; "-": no such text for these options, e.g. --inline);
 #  (c) the same bytes with its threads on one CPU (taskset -c 0) as on all of them.
 fold_invariants() {
@@ -91,7 +92,9 @@ fold_invariants() {
 			# shellcheck disable=SC2086
 			"$bin" fold --from-text $topts - <"$out.script" >"$out.text" 2>"$out.text.err" ||
 				fail "$name: tephra fold --from-text failed: $(head -n 3 "$out.text.err")"
-			same_bytes "$name: fold -q == script | fold --from-text" "$out.text" "$out.q"
+			"$bin" fold -q --compat "$@" "$data" >"$out.compat" 2>/dev/null ||
+				fail "$name: tephra fold --compat failed"
+			same_bytes "$name: fold -q --compat == script | fold --from-text" "$out.text" "$out.compat"
 		elif grep -q 'is a tracepoint' "$out.script.err"; then
 			echo "note: $name: tephra script does not print tracepoints, no script text to fold"
 		else

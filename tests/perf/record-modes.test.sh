@@ -15,7 +15,7 @@ check_fold zstd "$TEST_TMP/z.data" "" ""
 
 # Pipe mode: tephra reads the live stream; perf script reads a copy of the same bytes.
 perf record -q -N -g -o - -- "$WL/templates" 200 2>/dev/null | tee "$TEST_TMP/pipe.data" |
-	"$TEPHRA" fold - >"$TEST_TMP/pipe.fold" 2>"$TEST_TMP/pipe.err" || fail "pipe: tephra fold - failed: $(head -3 "$TEST_TMP/pipe.err")"
+	"$TEPHRA" fold --compat - >"$TEST_TMP/pipe.fold" 2>"$TEST_TMP/pipe.err" || fail "pipe: tephra fold - failed: $(head -3 "$TEST_TMP/pipe.err")"
 perf script -i "$TEST_TMP/pipe.data" 2>/dev/null | python3 "$HERE/collapse.py" >"$TEST_TMP/pipe.expected"
 [ -s "$TEST_TMP/pipe.expected" ] || fail "pipe: no stacks expected"
 same_bytes "pipe: fold -" "$TEST_TMP/pipe.expected" "$TEST_TMP/pipe.fold"
@@ -61,7 +61,7 @@ for line in sys.stdin:
     sums[key] = sums.get(key, 0) + (period or 1)
 for k in sorted(sums, key=lambda k: k.encode()):
     print("%s %d" % (k, sums[k]))' >"$TEST_TMP/flat.expected"
-"$TEPHRA" fold "$TEST_TMP/flat.data" >"$TEST_TMP/flat.fold" || fail "no-callchain: tephra fold failed"
+"$TEPHRA" fold --compat "$TEST_TMP/flat.data" >"$TEST_TMP/flat.fold" || fail "no-callchain: tephra fold failed"
 same_bytes "no-callchain: fold" "$TEST_TMP/flat.expected" "$TEST_TMP/flat.fold"
 # A tracepoint with callchains next to cpu-clock: the fold takes the tracepoint samples
 # as the script does (its header ends with fields, not "event:"); tephra script refuses

@@ -1,11 +1,16 @@
 #!/usr/bin/env bash
 # tephra record on the bundled demo, checked against the machine's perf: the graph's
-# total equals the sum of sample periods `perf script` prints for samples with a stack,
+# total equals the sum of sample periods `perf script` prints for samples with a stack
+# (cpu-clock: nanoseconds, which the graph writes as ms or s),
 # the demo's functions appear, --dwarf and --perf-arg reach perf, and the files are where
 # the command says.
 set -u
 d=$TEST_TMP
 fail() { echo "FAIL: $*"; exit 1; }
+# NS nanoseconds as the graph writes a cpu-clock total: ms, or s from one second on
+as_time() { awk -v ns="$1" 'BEGIN { if (ns >= 1e9) printf "%.2f s", ns / 1e9; else printf "%.2f ms", ns / 1e6 }'; }
+# the time the graph FILE gives the demo's root frame
+demo_time() { grep -o '<title>demo ([0-9.]* m\?s, ' "$1" | sed 's/<title>demo (//; s/, $//'; }
 command -v perf >/dev/null || { echo "skip: perf is not installed"; exit 77; }
 perf record -q -e cpu-clock -o "$d/probe.data" -- true >/dev/null 2>&1 ||
 	{ echo "skip: perf record is not permitted here (perf_event_paranoid)"; exit 77; }
@@ -18,9 +23,9 @@ grep -qx "perf data:   perf.data" out && grep -qx "flame graph: flame.svg" out |
 # Oracle: perf script's periods, summed over samples of the demo's command.
 want=$(perf script -i perf.data -F comm,period 2>/dev/null | awk '$1 == "demo" { s += $2 } END { printf "%.0f", s }')
 # (The demo's own root frame: a sample taken before exec is named perf-exec.)
-got=$(grep -o '<title>demo ([0-9]* samples' flame.svg | grep -o '[0-9]*')
+got=$(demo_time flame.svg)
 [ -n "$want" ] && [ "$want" -gt 0 ] || fail "perf script saw no samples"
-[ "$got" = "$want" ] || fail "graph total $got, perf script total $want"
+[ "$got" = "$(as_time "$want")" ] || fail "graph total $got, perf script total $want ns"
 for f in main parse render compress; do
 	grep -q "<title>$f (" flame.svg || fail "no frame for $f"
 done
@@ -35,8 +40,8 @@ sum=$(awk '/^demo[; ]/ { s += $NF } END { printf "%.0f", s }' demo.folded)
 "$TEPHRA" record --dwarf -o dwarf.svg -d dwarf.data -- ./demo 100 > /dev/null 2> err || { cat err; fail "record --dwarf"; }
 grep -q -- "--call-graph dwarf" err || fail "--dwarf not passed"
 want=$(perf script -i dwarf.data -F comm,period 2>/dev/null | awk '$1 == "demo" { s += $2 } END { printf "%.0f", s }')
-got=$(grep -o '<title>demo ([0-9]* samples' dwarf.svg | grep -o '[0-9]*')
-[ "$got" = "$want" ] || fail "dwarf graph total $got, perf script total $want"
+got=$(demo_time dwarf.svg)
+[ "$got" = "$(as_time "$want")" ] || fail "dwarf graph total $got, perf script total $want ns"
 # User frames of DWARF recordings depend on the unwinder (src/unwind), not on this area.
 grep -q '<title>parse (' dwarf.svg || echo "note: the DWARF graph has no user frames yet (unwinder)"
 # A caller that ignores SIGCHLD (inherited across exec; the kernel would reap perf itself
@@ -44,8 +49,8 @@ grep -q '<title>parse (' dwarf.svg || echo "note: the DWARF graph has no user fr
 (trap '' CHLD; exec "$TEPHRA" record -o ign.svg -d ign.data -- ./demo 50) > /dev/null 2> err ||
 	{ cat err; fail "record with SIGCHLD ignored"; }
 want=$(perf script -i ign.data -F comm,period 2>/dev/null | awk '$1 == "demo" { s += $2 } END { printf "%.0f", s }')
-got=$(grep -o '<title>demo ([0-9]* samples' ign.svg | grep -o '[0-9]*')
-[ -n "$got" ] && [ "$got" = "$want" ] || fail "SIGCHLD ignored: graph total $got, perf script total $want"
+got=$(demo_time ign.svg)
+[ -n "$got" ] && [ "$got" = "$(as_time "$want")" ] || fail "SIGCHLD ignored: graph total $got, perf script total $want"
 # A command that cannot run: a clear failure, not a crash.
 "$TEPHRA_ASAN" record -o x.svg -d x.data -- ./no-such-program > /dev/null 2> err
 [ $? -ne 0 ] || fail "missing program succeeded"

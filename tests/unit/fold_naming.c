@@ -37,7 +37,24 @@ static void expect_root(const char *comm, uint32_t pid, uint32_t tid, enum fold_
 	strbuf_release(&sb);
 }
 
+/* tephra's default naming (fold_name_frame_exact, not --compat). */
+static void expect_exact(const char *sym, const char *dso, uint64_t addr, unsigned flags,
+			 const char *want, int line)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int ret = fold_name_frame_exact(&sb, sym, dso, addr, flags);
+	const char *got = sb.buf ? sb.buf : "";
+
+	if (ret != 1 || strcmp(got, want) != 0) {
+		fprintf(stderr, "line %d: fold_name_frame_exact(%s, %s) = %d \"%s\", want \"%s\"\n",
+			line, sym ? sym : "NULL", dso ? dso : "NULL", ret, got, want);
+		failures++;
+	}
+	strbuf_release(&sb);
+}
+
 #define F(sym, dso, addr, flags, ret, want) expect_frame(sym, dso, addr, flags, ret, want, __LINE__)
+#define E(sym, dso, addr, flags, want) expect_exact(sym, dso, addr, flags, want, __LINE__)
 #define R(comm, pid, tid, mode, want) expect_root(comm, pid, tid, mode, want, __LINE__)
 
 int main(void)
@@ -57,6 +74,25 @@ int main(void)
 	F(NULL, "/usr/lib/libc.so.6", 0x7f00, FOLD_ADDRS, 1, "[libc.so.6 <7f00>]");
 	F(NULL, NULL, 0xffffffffffffffffULL, FOLD_ADDRS, 1, "[unknown <ffffffffffffffff>]");
 	F("main", "/bin/a", 0x10, FOLD_ADDRS, 1, "main");
+	/* Default naming: whole names, ';' -> ':' only; "->" split only in JIT maps;
+	 * _[k] for frames the caller says are in the kernel, not for "[vdso]". */
+	E("foo(int, char)", "/bin/a", 1, 0, "foo(int, char)");
+	E("std::function<double (double)>::operator()(double) const", "/bin/a", 1, 0,
+	  "std::function<double (double)>::operator()(double) const");
+	E("operator\"\" _w", "/bin/a", 1, 0, "operator\"\" _w");
+	E("(anonymous namespace)::f", "/bin/a", 1, 0, "(anonymous namespace)::f");
+	E("a;b", "/bin/a", 1, 0, "a:b");
+	E("p->q", "/bin/a", 1, 0, "p->q");
+	E("a->b->c", "/tmp/perf-42.map", 1, FOLD_JIT, "a_[j];b_[i];c_[i]");
+	E("f", "/tmp/x.so (deleted)", 1, 0, "f");
+	E(NULL, "/tmp/x.so (deleted)", 1, 0, "[x.so (deleted)]");
+	E("", "/usr/lib/libc.so.6", 0x7f00, FOLD_ADDRS, "[libc.so.6 <7f00>]");
+	E(NULL, NULL, 0x10, 0, "[unknown]");
+	E("schedule", "[kernel.kallsyms]", 1, FOLD_KERNEL | FOLD_KERNEL_FRAME, "schedule_[k]");
+	E("schedule", "[kernel.kallsyms]", 1, FOLD_KERNEL_FRAME, "schedule");
+	E("__vdso_clock_gettime", "[vdso]", 1, FOLD_KERNEL, "__vdso_clock_gettime");
+	E("g", "/bin/a", 1, FOLD_INLINED, "g_[i]");
+	E("Lorg/x/Y;.m(I)V", "/tmp/perf-9.map", 1, FOLD_JAVA, "org/x/Y:.m(I)V");
 	/* A dso holding " (" moves perf script's split as the script sees it. */
 	F(NULL, "/tmp/libx.so (deleted)", 1, 0, 1, "[unknown] ");
 	F("f", "/tmp/libx.so (deleted)", 1, 0, 1, "f ");
