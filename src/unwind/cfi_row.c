@@ -48,8 +48,10 @@ static size_t slot_of(const struct cfi_row_slot *slots, size_t cap, const Dwfl_M
 }
 
 /* Decodes FRAME into ROW; returns 0, or -1 when it is not one of the simple forms. */
-static int decode_row(Dwarf_Frame *frame, unsigned nregs, struct cfi_row *row)
+static int decode_row(Dwarf_Frame *frame, const struct unwind_arch_desc *arch,
+		      struct cfi_row *row)
 {
+	const unsigned nregs = arch->nr_dwarf;
 	Dwarf_Op *ops;
 	size_t nops;
 	bool signal = false;
@@ -74,6 +76,12 @@ static int decode_row(Dwarf_Frame *frame, unsigned nregs, struct cfi_row *row)
 			row->rule[r] = ops == mem ? CFI_UNDEFINED : CFI_SAME;
 			if (ops && ops != mem)
 				return -1;
+			/* libdw cannot tell "no rule" from DW_CFA_undefined: a callee-saved
+			 * register (never the return address) is taken as kept, as the psABI
+			 * says of a function that does not save it */
+			if (row->rule[r] == CFI_UNDEFINED && r != row->ra_reg &&
+			    (arch->callee_saved & (1u << r)))
+				row->rule[r] = CFI_SAME;
 			continue;
 		}
 		if (ops[0].atom != DW_OP_call_frame_cfa)
@@ -101,12 +109,12 @@ static int decode_row(Dwarf_Frame *frame, unsigned nregs, struct cfi_row *row)
 	return 0;
 }
 
-static struct cfi_row *lookup_row(Dwfl_Module *mod, uint64_t pc, unsigned nregs)
+/* libdw's frame (CFI row) for process address PC in MOD, or NULL; free() it. */
+static Dwarf_Frame *frame_at(Dwfl_Module *mod, uint64_t pc)
 {
 	Dwarf_Addr bias;
 	Dwarf_CFI *cfi;
 	Dwarf_Frame *frame = NULL;
-	struct cfi_row *row;
 
 	/* libdwfl's order: .eh_frame, then .debug_frame */
 	cfi = dwfl_module_eh_cfi(mod, &bias);
@@ -116,8 +124,50 @@ static struct cfi_row *lookup_row(Dwfl_Module *mod, uint64_t pc, unsigned nregs)
 		if (!cfi || dwarf_cfi_addrframe(cfi, pc - bias, &frame) != 0)
 			return NULL;
 	}
+	return frame;
+}
+
+int cfi_reg_undefined_at(Dwfl_Module *mod, uint64_t pc, unsigned reg)
+{
+	Dwarf_Frame *frame = frame_at(mod, pc);
+	Dwarf_Op mem[3], *ops;
+	size_t nops;
+	int undefined;
+
+	if (!frame)
+		return 0;
+	undefined = dwarf_frame_register(frame, (int)reg, mem, &ops, &nops) == 0 && nops == 0 &&
+		    ops == mem;
+	free(frame);
+	return undefined;
+}
+
+int cfi_cfa_reg_at(Dwfl_Module *mod, uint64_t pc)
+{
+	Dwarf_Frame *frame = frame_at(mod, pc);
+	Dwarf_Op *ops;
+	size_t nops;
+	int reg = -1;
+
+	if (!frame)
+		return -1;
+	if (dwarf_frame_cfa(frame, &ops, &nops) == 0 && nops == 1 && ops[0].atom == DW_OP_bregx &&
+	    ops[0].number < UNWIND_MAX_DWARF_REGS)
+		reg = (int)ops[0].number;
+	free(frame);
+	return reg;
+}
+
+static struct cfi_row *lookup_row(Dwfl_Module *mod, uint64_t pc,
+				  const struct unwind_arch_desc *arch)
+{
+	Dwarf_Frame *frame = frame_at(mod, pc);
+	struct cfi_row *row;
+
+	if (!frame)
+		return NULL;
 	row = xmalloc(sizeof(*row));
-	if (decode_row(frame, nregs, row) != 0) {
+	if (decode_row(frame, arch, row) != 0) {
 		free(row);
 		row = NULL;
 	}
@@ -126,7 +176,7 @@ static struct cfi_row *lookup_row(Dwfl_Module *mod, uint64_t pc, unsigned nregs)
 }
 
 const struct cfi_row *cfi_row_for(struct cfi_row_cache *c, Dwfl_Module *mod, uint64_t pc,
-				  unsigned nregs)
+				  const struct unwind_arch_desc *arch)
 {
 	size_t i;
 
@@ -150,7 +200,7 @@ const struct cfi_row *cfi_row_for(struct cfi_row_cache *c, Dwfl_Module *mod, uin
 	if (!c->slots[i].mod) {
 		c->slots[i].mod = mod;
 		c->slots[i].pc = pc;
-		c->slots[i].row = lookup_row(mod, pc, nregs);
+		c->slots[i].row = lookup_row(mod, pc, arch);
 		c->nr++;
 	}
 	return c->slots[i].row;

@@ -44,9 +44,17 @@ void cfi_row_cache_init(struct cfi_row_cache *c);
 /* Forgets every row (the modules they were read from are going away). */
 void cfi_row_cache_clear(struct cfi_row_cache *c);
 
-/* The row for process address PC (a frame's lookup pc) in MOD, reading registers
- * 0..NREGS-1; NULL when that frame needs libdwfl (see above). */
+/* The row for process address PC (a frame's lookup pc) in MOD, reading ARCH's registers
+ * 0..nr_dwarf-1, where a callee-saved register without a rule is unchanged
+ * (arch->callee_saved); NULL when that frame needs libdwfl (see above). */
 const struct cfi_row *cfi_row_for(struct cfi_row_cache *c, Dwfl_Module *mod, uint64_t pc,
-				  unsigned nregs);
+				  const struct unwind_arch_desc *arch);
+
+/* Whether the CFI of MOD at PC (a lookup pc) leaves register REG undefined in the
+ * caller: libdw's answer, before the psABI's callee-saved rule is applied. */
+int cfi_reg_undefined_at(Dwfl_Module *mod, uint64_t pc, unsigned reg);
+
+/* The register the CFA of MOD's row at PC is computed from (register + offset), or -1. */
+int cfi_cfa_reg_at(Dwfl_Module *mod, uint64_t pc);
 
 #endif

@@ -12,7 +12,6 @@
 enum fast_walk_result unwind_fast_walk(struct unwinder *u)
 {
 	struct unwind_result *res = u->res;
-	const unsigned nregs = u->arch->nr_dwarf;
 	uint64_t regs[UNWIND_MAX_DWARF_REGS];
 	uint32_t valid = u->dwarf_valid, next_valid;
 	uint64_t pc = u->ip;
@@ -50,7 +49,7 @@ enum fast_walk_result unwind_fast_walk(struct unwinder *u)
 		}
 		if (!km->module->mod)
 			return FAST_LIBDWFL;
-		row = cfi_row_for(&u->rows, km->module->mod, lookup, nregs);
+		row = cfi_row_for(&u->rows, km->module->mod, lookup, u->arch);
 		if (!row || !(valid & (1u << row->cfa_reg)))
 			return FAST_LIBDWFL;
 		cfa = regs[row->cfa_reg] + row->cfa_off;

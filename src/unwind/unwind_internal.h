@@ -49,9 +49,17 @@ struct unwinder {
 	/* where the last frame's lookup pc stands */
 	int last_unmapped;
 	struct unwind_known_map *last_map;
-	/* frame 0 was a PLT stub without CFI, stepped by unwind_plt_step.c: the walks start at
-	 * its caller, which is not an activation */
-	int after_plt;
+	/* The index of the first frame libdwfl's walk gives: 0, or 1 when frame 0 was a PLT
+	 * stub without CFI stepped by unwind_plt_step.c, or further on when the walk was
+	 * resumed from a frame (resume_with_kept_registers); a first frame past 0 is a
+	 * return address, not an activation. */
+	size_t first_dwfl_frame;
+	/* The registers of the last frame libdwfl gave, with the callee-saved ones it lost
+	 * where the previous frame's CFI has no rule for them put back (kept_mask): libdw's
+	 * default rules for x86_64 lose rbx (unwind_regs.h, callee_saved). */
+	uint64_t frame_regs[UNWIND_MAX_DWARF_REGS];
+	uint32_t frame_valid, kept_mask;
+	uint64_t frame_lookup;    /* that frame's lookup pc */
 };
 
 /* One 64-bit word of the sampled process at ADDR (see unwinder.c). */

@@ -189,7 +189,7 @@ enum plt_step_result unwind_plt_step(struct unwinder *u)
 	}
 	mod = km->module->mod;
 	/* almost every sample: the fast path's cached CFI row says there is CFI here */
-	if (mod && cfi_row_for(&u->rows, mod, pc, u->arch->nr_dwarf))
+	if (mod && cfi_row_for(&u->rows, mod, pc, u->arch))
 		return PLT_NOT_HERE;
 	if (!mod || !(scn = plt_section_at(mod, pc, &sh, &name)) || has_cfi(mod, pc))
 		return PLT_NOT_HERE;
@@ -199,6 +199,6 @@ enum plt_step_result unwind_plt_step(struct unwinder *u)
 		return r;
 	res->frames[0] = (struct unwind_frame){ .pc = pc, .is_activation = 1 };
 	res->nr_frames = 1;
-	u->after_plt = 1;
+	u->first_dwfl_frame = 1;
 	return PLT_STEPPED;
 }

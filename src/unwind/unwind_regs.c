@@ -22,6 +22,8 @@ static const struct unwind_arch_desc x86_64_desc = {
 		8,  /* return-address column <- IP */
 		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
 	},
+	/* rbx, rbp, r12..r15 */
+	.callee_saved = 1u << 3 | 1u << 6 | 1u << 12 | 1u << 13 | 1u << 14 | 1u << 15,
 };
 
 static const struct unwind_arch_desc aarch64_desc = {
@@ -35,6 +37,8 @@ static const struct unwind_arch_desc aarch64_desc = {
 		16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, /* x0..x30 */
 		31, /* sp */
 	},
+	/* x19..x28, and x29 (the frame pointer) */
+	.callee_saved = 0x3ffu << 19 | 1u << 29,
 };
 
 const struct unwind_arch_desc *unwind_arch_desc(enum unwind_arch arch)

@@ -24,6 +24,11 @@ struct unwind_arch_desc {
 	unsigned perf_ip;       /* ... and of the program counter */
 	unsigned nr_dwarf;      /* DWARF registers 0..nr_dwarf-1 come from perf registers */
 	signed char perf_of_dwarf[UNWIND_MAX_DWARF_REGS]; /* -1: not sampled by perf */
+	/* The DWARF registers the psABI makes callee-saved: a frame whose CFI has no rule
+	 * for one leaves it to its caller unchanged.  libdw's default rules for x86_64
+	 * (elfutils 0.188) name rax where the psABI says rbx, so rbx comes out undefined
+	 * (docs/unwind.md, "rbx"); the unwinder applies this mask itself. */
+	uint32_t callee_saved;
 };
 
 const struct unwind_arch_desc *unwind_arch_desc(enum unwind_arch arch);

@@ -247,6 +247,41 @@ void unwinder_stop(struct unwinder *u, enum unwind_status st, uint64_t addr)
 	u->res->addr = addr;
 }
 
+/* Notes the registers of frame STATE (lookup pc LOOKUP), the frame just recorded.  A
+ * callee-saved register libdwfl lost on the way from the previous frame, whose CFI has
+ * no rule for it, is put back with the previous frame's value, as the psABI says and as
+ * the fast path's rows do (cfi_row.c); libdwfl goes on without it, and
+ * resume_with_kept_registers() restarts it from this frame when that stopped the walk. */
+static void note_frame_registers(struct unwinder *u, Dwfl_Frame *state, uint64_t lookup)
+{
+	uint64_t regs[UNWIND_MAX_DWARF_REGS];
+	uint32_t valid = 0, lost;
+	Dwfl_Module *prev_mod;
+
+	for (unsigned r = 0; r < u->arch->nr_dwarf; r++) {
+		Dwarf_Word v;
+
+		if (dwfl_frame_reg(state, r, &v) == 0) {
+			regs[r] = v;
+			valid |= 1u << r;
+		}
+	}
+	lost = u->res->nr_frames - 1 > u->first_dwfl_frame
+		       ? u->arch->callee_saved & u->frame_valid & ~valid : 0;
+	u->kept_mask = 0;
+	prev_mod = lost ? dwfl_addrmodule(u->dwfl, u->frame_lookup) : NULL;
+	for (unsigned r = 0; prev_mod && r < u->arch->nr_dwarf; r++) {
+		if (!(lost & (1u << r)) || !cfi_reg_undefined_at(prev_mod, u->frame_lookup, r))
+			continue;
+		regs[r] = u->frame_regs[r];
+		valid |= 1u << r;
+		u->kept_mask |= 1u << r;
+	}
+	memcpy(u->frame_regs, regs, sizeof(regs));
+	u->frame_valid = valid;
+	u->frame_lookup = lookup;
+}
+
 static int frame_cb(Dwfl_Frame *state, void *arg)
 {
 	struct unwinder *u = arg;
@@ -273,8 +308,8 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 	u->read_failed = 0;
 	if (!dwfl_frame_pc(state, &pc, &activation))
 		return DWARF_CB_ABORT;
-	/* after a PLT step libdwfl's first frame is the stub's caller, at a return address */
-	if (u->after_plt && res->nr_frames == 1)
+	/* after a PLT step or a resume libdwfl's first frame is at a return address */
+	if (u->first_dwfl_frame && res->nr_frames == u->first_dwfl_frame)
 		activation = false;
 	res->frames[res->nr_frames].pc = pc;
 	res->frames[res->nr_frames].is_activation = activation;
@@ -284,6 +319,7 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 	u->last_map = NULL;
 
 	lookup = activation ? pc : pc - 1;
+	note_frame_registers(u, state, lookup);
 	switch (unwind_space_lookup(&u->space, lookup, &km, &u->new_map)) {
 	case SPACE_KNOWN:
 		u->last_map = km;
@@ -380,6 +416,38 @@ static void classify_failure(struct unwinder *u)
 	snprintf(res->detail, sizeof(res->detail), "%s", dwfl_errmsg(-1));
 }
 
+/* libdwfl's walk ended at its last frame for want of a callee-saved register it lost and
+ * note_frame_registers() put back (the register of that frame's CFA): walks again from
+ * that frame, with its registers complete.  Returns 1 when it did (*RC: the new walk's
+ * result), 0 when the walk ended otherwise.  In the new walk libdwfl looks that frame's
+ * row up at its pc, not pc - 1, as after a PLT step. */
+static int resume_with_kept_registers(struct unwinder *u, int *rc)
+{
+	struct unwind_result *res = u->res;
+	size_t last = res->nr_frames - 1;
+	Dwfl_Module *mod;
+	int cfa_reg;
+
+	if (u->stopped || u->want_learn || u->want_rebuild || u->read_failed || !u->kept_mask ||
+	    res->nr_frames == 0 || last <= u->first_dwfl_frame)
+		return 0;
+	mod = dwfl_addrmodule(u->dwfl, u->frame_lookup);
+	cfa_reg = mod ? cfi_cfa_reg_at(mod, u->frame_lookup) : -1;
+	if (cfa_reg < 0 || !(u->kept_mask & (1u << cfa_reg)))
+		return 0;
+	memcpy(u->dwarf_regs, u->frame_regs, sizeof(u->dwarf_regs));
+	u->dwarf_valid = u->frame_valid;
+	u->ip = res->frames[last].pc;
+	res->nr_frames = last;
+	u->first_dwfl_frame = last;
+	u->kept_mask = 0;
+	u->last_unmapped = 0;
+	u->last_map = NULL;
+	*rc = dwfl_getthread_frames(u->dwfl, u->sample->tid ? (pid_t)u->sample->tid : 1,
+				    frame_cb, u);
+	return 1;
+}
+
 static void walk_reset(struct unwinder *u)
 {
 	struct unwind_result *res = u->res;
@@ -394,16 +462,18 @@ static void walk_reset(struct unwinder *u)
 	u->stopped = u->want_learn = u->want_rebuild = 0;
 	u->read_failed = u->last_unmapped = 0;
 	u->last_map = NULL;
-	u->after_plt = 0;
+	u->first_dwfl_frame = 0;
+	u->frame_valid = u->kept_mask = 0;
 }
 
 /* Starts one walk of the sample from its registers (REGS, IP): frame 0 stepped here
  * when it is a PLT stub without CFI.  Returns 0, or -1 when a mapping is to be learnt
  * or the session rebuilt first. */
-static int walk_begin(struct unwinder *u, const uint64_t *regs, uint64_t ip)
+static int walk_begin(struct unwinder *u, const uint64_t *regs, uint32_t valid, uint64_t ip)
 {
 	walk_reset(u);
 	memcpy(u->dwarf_regs, regs, sizeof(u->dwarf_regs));
+	u->dwarf_valid = valid;
 	u->ip = ip;
 	return unwind_plt_step(u) == PLT_RESTART ? -1 : 0;
 }
@@ -413,6 +483,7 @@ size_t unwinder_walk(struct unwinder *u, const struct unwind_sample_regs *s,
 {
 	int rc = 0;
 	uint64_t regs0[UNWIND_MAX_DWARF_REGS], ip0;
+	uint32_t valid0;
 
 	u->res = res;
 	u->sample = s;
@@ -433,6 +504,7 @@ size_t unwinder_walk(struct unwinder *u, const struct unwind_sample_regs *s,
 	}
 
 	memcpy(regs0, u->dwarf_regs, sizeof(regs0));
+	valid0 = u->dwarf_valid;
 	ip0 = u->ip;
 	for (int walk = 0; walk < MAX_WALKS; walk++) {
 		walk_reset(u);
@@ -441,7 +513,7 @@ size_t unwinder_walk(struct unwinder *u, const struct unwind_sample_regs *s,
 			snprintf(res->detail, sizeof(res->detail), "%s", dwfl_errmsg(-1));
 			goto out;
 		}
-		if (walk_begin(u, regs0, ip0) != 0)
+		if (walk_begin(u, regs0, valid0, ip0) != 0)
 			goto after_walk;
 		if (!u->opts.libdwfl_only) {
 			enum fast_walk_result fr = unwind_fast_walk(u);
@@ -451,11 +523,15 @@ size_t unwinder_walk(struct unwinder *u, const struct unwind_sample_regs *s,
 				rc = 0;
 				break;
 			}
-			if (fr == FAST_LIBDWFL && walk_begin(u, regs0, ip0) != 0)
+			if (fr == FAST_LIBDWFL && walk_begin(u, regs0, valid0, ip0) != 0)
 				goto after_walk;
 		}
-		if (!u->want_learn && !u->want_rebuild)
+		if (!u->want_learn && !u->want_rebuild) {
 			rc = dwfl_getthread_frames(u->dwfl, s->tid ? (pid_t)s->tid : 1, frame_cb, u);
+			/* each resume starts further on: bounded by max_frames */
+			while (resume_with_kept_registers(u, &rc))
+				;
+		}
 	after_walk:
 		if (u->want_rebuild) {
 			u->stats.nr_dwfl_rebuilds++;

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Oracle: tests/unwind/progs/rbx_cfa_workload.c (x86_64), recorded with `perf record
+# --call-graph dwarf`: a leaf whose CFI has no rule for rbx, called from a frame whose
+# CFA is rbx + 16 (the shape of ld.so's _dl_fixup called from _dl_runtime_resolve_xsavec,
+# where this test's walks used to stop after two frames now and then).  Every sample's
+# user frames must be the ones `perf script` prints (tests/unwind/lib.sh: plain and ASan,
+# fast path and --libdwfl-only, --module-budget 1); perf (libunwind) keeps rbx in a
+# frame without a rule for it, as the psABI says.
+set -u
+work=${TEST_TMP:-$(mktemp -d)}
+dump=$TOP/build/unwind/unwind-dump
+[ -x "$dump" ] || { echo "build/unwind/unwind-dump is not built"; exit 1; }
+[ "$(uname -m)" = x86_64 ] || { echo "x86_64 only"; exit 77; }
+command -v perf >/dev/null || { echo "perf is not installed"; exit 77; }
+command -v gcc >/dev/null || { echo "gcc is not installed"; exit 77; }
+
+gcc -O2 -g -fomit-frame-pointer -o "$work/workload" "$TOP/tests/unwind/progs/rbx_cfa_workload.c" ||
+	exit 1
+if ! perf record -q -N -F 1999 --call-graph dwarf -o "$work/perf.data" "$work/workload" 300 \
+	>"$work/record.log" 2>&1; then
+	tail -n 3 "$work/record.log"
+	echo "perf record --call-graph dwarf does not work here"
+	exit 77
+fi
+. "$TOP/tests/unwind/lib.sh"
+status=0
+compare_with_perf "$work/perf.data" "$work" || status=1
+# perf's view, the premise: samples in the leaf that perf continues through the
+# rbx-based frame into main
+nr_deep=$(awk '$4 ~ /^[0-9a-f]+\(.*workload\)$/ && $6 ~ /workload\)$/' "$work/perf.norm" | wc -l)
+echo "$nr_deep samples continued by perf from the leaf through rbx_cfa_frame to main"
+[ "$nr_deep" -ge 50 ] || { echo "too few samples through the rbx-based frame (nothing tested)"; status=1; }
+exit $status
