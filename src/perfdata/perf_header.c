@@ -286,6 +286,9 @@ int perf_header_parse_feature(struct perf_reader *r, unsigned bit, const uint8_t
 	case PERF_FEAT_CMDLINE: return parse_cmdline(r, p, n, off, err);
 	case PERF_FEAT_EVENT_DESC: return parse_event_desc(r, p, n, off, err);
 	case PERF_FEAT_BUILD_ID: return parse_build_ids(r, p, n, off, err);
+	case PERF_FEAT_TRACING_DATA:
+		perf_header_tracing_data(r, p, n, off);
+		return 0;
 	default:
 		return 0; /* other features are not needed: skipped by their size */
 	}
@@ -423,15 +426,37 @@ static const char *const hw_names[] = { "cycles", "instructions", "cache-referen
 	"cache-misses", "branches", "branch-misses", "bus-cycles", "stalled-cycles-frontend",
 	"stalled-cycles-backend", "ref-cycles" };
 
-/* Events without an EVENT_DESC name get the generic name perf would give them. */
+void perf_header_tracing_data(struct perf_reader *r, const uint8_t *p, size_t n, int64_t off)
+{
+	struct tephra_error err;
+
+	if (r->have_tp)
+		tp_formats_free(&r->tp);
+	r->have_tp = 0;
+	if (tp_formats_parse(&r->tp, p, n, &err)) {
+		tephra_warn(r->opts.report, "%s: offset 0x%" PRIx64 ": %s; tracepoint fields are "
+			    "not printed", r->path, (uint64_t)off, err.msg);
+		return;
+	}
+	r->have_tp = 1;
+}
+
+/* Events without an EVENT_DESC name get the name perf would give them: a tracepoint's
+ * "system:name" from the tracing data, else the generic one. */
 void perf_header_finish_names(struct perf_reader *r)
 {
 	for (size_t i = 0; i < r->nr_descs; i++) {
 		struct perf_event_desc *d = &r->descs[i];
 		char buf[64];
 
+		if (d->attr.type == PERF_ATTR_TYPE_TRACEPOINT && r->have_tp)
+			d->tp = tp_formats_find(&r->tp, d->attr.config);
 		if (d->name)
 			continue;
+		if (d->tp) {
+			d->name = xstrdup(d->tp->full_name);
+			continue;
+		}
 		if (d->attr.type == 1 && d->attr.config < sizeof(sw_names) / sizeof(sw_names[0]))
 			snprintf(buf, sizeof(buf), "%s", sw_names[d->attr.config]);
 		else if (d->attr.type == 0 && d->attr.config < sizeof(hw_names) / sizeof(hw_names[0]))
@@ -463,5 +488,9 @@ void perf_header_release(struct perf_reader *r)
 	}
 	free(r->descs);
 	free(r->id_map);
+	if (r->have_tp)
+		tp_formats_free(&r->tp);
+	free(r->tracing_blob);
+	free(r->held_rec);
 	free(r->samples_by_event);
 }

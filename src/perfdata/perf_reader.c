@@ -122,12 +122,25 @@ static uint64_t trailing_payload(const uint8_t *rec, size_t size)
 	return 0;
 }
 
+/* The tracing data that follows a HEADER_TRACING_DATA record (pipe mode), kept for the
+ * record's handler: N bytes at P replace (or, with APPEND, extend) what is kept. */
+static void keep_tracing_blob(struct perf_reader *r, const uint8_t *p, size_t n, int append)
+{
+	if (!append)
+		r->tracing_blob_len = 0;
+	r->tracing_blob = xrealloc(r->tracing_blob, r->tracing_blob_len + n + 1);
+	if (n)
+		memcpy(r->tracing_blob + r->tracing_blob_len, p, n);
+	r->tracing_blob_len += n;
+}
+
 /* The next record of the input: 1 with REC/SIZE/OFF (REC valid until the next call),
  * 0 at the end, -1 on error. */
 static int read_record(struct perf_reader *r, const uint8_t **rec, size_t *size, int64_t *off,
 		       struct tephra_error *err)
 {
 	uint64_t extra;
+	int tracing;
 
 	if (r->input == PERF_INPUT_MAPPED) {
 		if (r->pos >= r->end)
@@ -157,6 +170,8 @@ static int read_record(struct perf_reader *r, const uint8_t **rec, size_t *size,
 					"after the record runs past the end of the data", extra);
 			return -1;
 		}
+		if (pb_u32(*rec) == PERF_REC_HEADER_TRACING_DATA)
+			keep_tracing_blob(r, r->map + r->pos + *size, (size_t)extra, 0);
 		r->pos += *size + extra;
 		r->stats.bytes_read += *size + extra;
 		return 1;
@@ -187,6 +202,18 @@ static int read_record(struct perf_reader *r, const uint8_t **rec, size_t *size,
 	*rec = r->sbuf + r->sbuf_start;
 	*off = (int64_t)r->stream_off;
 	extra = trailing_payload(*rec, *size);
+	if (extra) {
+		/* filling the buffer for the payload may move the record: hold a copy */
+		if (r->held_cap < *size) {
+			r->held_cap = *size;
+			r->held_rec = xrealloc(r->held_rec, r->held_cap);
+		}
+		memcpy(r->held_rec, *rec, *size);
+		*rec = r->held_rec;
+	}
+	tracing = pb_u32(*rec) == PERF_REC_HEADER_TRACING_DATA;
+	if (tracing)
+		keep_tracing_blob(r, NULL, 0, 0);
 	stream_consume(r, *size);
 	while (extra) {
 		size_t chunk = extra < 65536 ? (size_t)extra : 65536;
@@ -198,6 +225,8 @@ static int read_record(struct perf_reader *r, const uint8_t **rec, size_t *size,
 					"payload of the record at 0x%" PRIx64, (uint64_t)*off);
 			return -1;
 		}
+		if (tracing)
+			keep_tracing_blob(r, r->sbuf + r->sbuf_start, chunk, 1);
 		stream_consume(r, chunk);
 		extra -= chunk;
 	}
@@ -353,6 +382,9 @@ static int handle_user_record(struct perf_reader *r, const uint8_t *rec, size_t 
 	case PERF_REC_HEADER_BUILD_ID:
 		if (perf_header_add_build_id(r, rec, size, off, err))
 			return -1;
+		break;
+	case PERF_REC_HEADER_TRACING_DATA:
+		perf_header_tracing_data(r, r->tracing_blob, r->tracing_blob_len, off + (int64_t)size);
 		break;
 	default:
 		break;
@@ -759,6 +791,11 @@ int perf_reader_open(struct perf_reader **out, const char *path,
 fail:
 	perf_reader_close(r);
 	return -1;
+}
+
+const struct tp_formats *perf_reader_tracepoints(const struct perf_reader *r)
+{
+	return r->have_tp ? &r->tp : NULL;
 }
 
 const struct perf_header_info *perf_reader_header(const struct perf_reader *r)

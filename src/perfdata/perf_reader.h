@@ -136,10 +136,16 @@ struct perf_attr {
 };
 #define PERF_ATTR_FLAG_FREQ (1ULL << 10)
 #define PERF_ATTR_FLAG_SAMPLE_ID_ALL (1ULL << 18)
+#define PERF_ATTR_TYPE_TRACEPOINT 2 /* perf_event_attr.type */
+
+struct tp_event;
+struct tp_formats;
 
 struct perf_event_desc {
 	struct perf_attr attr;
-	const char *name; /* from EVENT_DESC ("cpu-clock:ppp"), else synthesized as perf does */
+	const char *name; /* from EVENT_DESC ("cpu-clock:ppp"), else from the tracing data
+			   * for tracepoints ("sched:sched_switch"), else synthesized as perf does */
+	const struct tp_event *tp; /* a tracepoint's format (tracepoint/trace_format.h), or NULL */
 	const uint64_t *ids;
 	size_t nr_ids;
 };
@@ -324,6 +330,8 @@ int perf_reader_open(struct perf_reader **out, const char *path,
 const struct perf_header_info *perf_reader_header(const struct perf_reader *r);
 size_t perf_reader_nr_events(const struct perf_reader *r);
 const struct perf_event_desc *perf_reader_event(const struct perf_reader *r, size_t i);
+/* The tracepoint formats of the recording (NULL when it has no tracing data). */
+const struct tp_formats *perf_reader_tracepoints(const struct perf_reader *r);
 
 /* Delivers the next record (after decompression and ordering).  Returns 1 with EV
  * filled, 0 at the end, -1 with ERR on bad input (events delivered before stay valid

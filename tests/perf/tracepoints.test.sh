@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# tracepoints: recordings with tracepoint events, printed by `tephra script` byte for byte
+# as `perf script` prints them (the print fmt of each event's format, from the file's
+# TRACING_DATA section or the pipe-mode record): sched:sched_switch (__print_flags, ?:,
+# char arrays), sched:sched_wakeup, syscalls:sys_enter_openat (casts, %08lx), a cycles-like
+# event mixed with a tracepoint with callchains, a pipe-mode stream, and uprobes made with
+# `perf probe -x` (one with a __data_loc string argument).
+. "$TOP/tests/perf/lib.sh"
+need_perf
+build_workloads
+cd "$TEST_TMP" || exit 1
+
+perf list tracepoint 2>/dev/null | grep -q 'sched:sched_switch' ||
+	skip "no tracepoints here (tracefs not mounted?)"
+
+record sched.data -a -e sched:sched_switch -e sched:sched_wakeup \
+	-e syscalls:sys_enter_openat -- "$WL/forkexec" "$WL/recurse" 50
+check_script sched sched.data
+check_script sched-fields sched.data -F comm,pid,tid,event,trace
+check_script sched-ns sched.data --ns
+grep -q 'prev_state=' "$TEST_TMP/sched.perf" || fail "sched: no sched_switch sample recorded"
+grep -q 'sys_enter_openat: dfd: 0x' "$TEST_TMP/sched.perf" || fail "sched: no openat sample recorded"
+
+record mix.data -g -e cpu-clock -e sched:sched_switch -- "$WL/forkexec" "$WL/recurse" 50
+check_script mix mix.data
+grep -q 'sched:sched_switch: prev_comm' "$TEST_TMP/mix.perf" || fail "mix: no sched_switch sample"
+
+perf record -q -N -o - -e sched:sched_switch -e sched:sched_wakeup -- \
+	"$WL/forkexec" "$WL/recurse" 50 > pipe.data 2>record.log || { cat record.log; exit 1; }
+check_script pipe pipe.data
+perf script -i - < pipe.data > pipe-stdin.perf 2>/dev/null
+"$TEPHRA" script - < pipe.data > pipe-stdin.tephra || fail "pipe from stdin: tephra script failed"
+same_bytes "pipe from stdin" pipe-stdin.perf pipe-stdin.tephra
+
+# uprobes on a program of our own: an integer and a string argument (__data_loc char[])
+cat > probed.c <<'EOF'
+#include <stdio.h>
+#include <string.h>
+__attribute__((noinline)) int probed_work(int n, const char *s) { return n + (int)strlen(s); }
+int main(int argc, char **argv)
+{
+	int t = 0;
+	(void)argc;
+	for (int i = 0; i < 40; i++)
+		t += probed_work(i - 20, argv[0]);
+	printf("%d\n", t);
+	return 0;
+}
+EOF
+cc -g -O1 -o probed probed.c || { echo "cc failed"; exit 1; }
+group=tephra_test_$$
+cleanup() { perf probe -q -d "$group:*" >/dev/null 2>&1; }
+trap cleanup EXIT
+if perf probe -q -x ./probed "$group:plain=probed_work" >probe.log 2>&1 &&
+   perf probe -q -x ./probed "$group:args=probed_work n s:string" >>probe.log 2>&1; then
+	record uprobe.data -e "$group:plain" -e "$group:args" -- ./probed
+	check_script uprobe uprobe.data
+	grep -q "$group:args: (.*) n=-20 s_string=\"./probed\"" "$TEST_TMP/uprobe.perf" ||
+		fail "uprobe: perf did not print the probe's arguments: $(head -n 2 "$TEST_TMP/uprobe.perf")"
+else
+	echo "note: perf probe -x failed here, uprobes not checked: $(head -n 2 probe.log)"
+fi
+
+[ "$failures" -eq 0 ]
