@@ -32,6 +32,25 @@ perf script -i - < pipe.data > pipe-stdin.perf 2>/dev/null
 "$TEPHRA" script - < pipe.data > pipe-stdin.tephra || fail "pipe from stdin: tephra script failed"
 same_bytes "pipe from stdin" pipe-stdin.perf pipe-stdin.tephra
 
+# a pipe-mode stream without event names (as perf before 5.x wrote them: no EVENT_DESC
+# feature record, no EVENT_UPDATE): the names come from the tracing data, as in perf
+python3 - pipe.data nameless.data <<'PY'
+import struct, sys
+data = open(sys.argv[1], 'rb').read()
+out, pos = bytearray(data[:16]), 16
+while pos + 8 <= len(data):
+    rtype, _, size = struct.unpack_from('<IHH', data, pos)
+    extra = struct.unpack_from('<I', data, pos + 8)[0] if rtype == 66 else 0  # TRACING_DATA payload
+    names = (rtype == 80 and struct.unpack_from('<Q', data, pos + 8)[0] == 12) or rtype == 78
+    if not names:
+        out += data[pos:pos + size + extra]
+    pos += size + extra
+open(sys.argv[2], 'wb').write(out)
+PY
+check_script pipe-nameless nameless.data
+grep -q 'sched:sched_switch: prev_comm' "$TEST_TMP/pipe-nameless.perf" ||
+	fail "pipe-nameless: perf did not name the event from the tracing data"
+
 # uprobes on a program of our own: an integer and a string argument (__data_loc char[])
 cat > probed.c <<'EOF'
 #include <stdio.h>
