@@ -21,7 +21,9 @@ static void usage(FILE *f)
 		"standard input) into one line per unique stack, 'comm;outer;...;leaf weight',\n"
 		"sorted, as `perf script | stackcollapse-perf.pl` would.\n\n"
 		"  -i, --input FILE       the perf.data file\n"
-		"      --event NAME       fold this event (default: the first one sampled)\n"
+		"      --event NAME       fold only this event, named as perf script prints it\n"
+		"                         (default: the first one sampled; an unknown NAME is an\n"
+		"                         error listing the recording's events)\n"
 		"                         (--event-filter NAME: the same, stackcollapse-perf.pl's name)\n"
 		"      --weight W         period (default: sum of sample periods) or samples\n"
 		"      --pid              root is comm-PID      (stackcollapse-perf.pl --pid)\n"
@@ -122,7 +124,11 @@ int cmd_fold(int argc, char **argv)
 			path = optarg;
 			break;
 		case O_EVENT:
-			o.event = optarg;
+			o.event = optarg; /* --from-text */
+			if (sample_filter_parse(&o.filter, SAMPLE_FILTER_EVENT, "event", optarg, &err)) {
+				fprintf(stderr, "tephra fold: %s\n", err.msg);
+				goto out;
+			}
 			break;
 		case O_WEIGHT:
 			if (!strcmp(optarg, "period"))

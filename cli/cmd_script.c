@@ -25,6 +25,8 @@ static void usage(FILE *f)
 		"      --tid LIST       only samples of these threads\n"
 		"      --comms LIST     only samples of threads with these comms (or --comm)\n"
 		"      --max-stack N    at most N callchain frames (default 127)\n"
+		"      --event NAME     only samples of this event (as the event column names it;\n"
+		"                       an unknown NAME is an error listing the recording's events)\n"
 		"      --ns             time with nanoseconds\n"
 		"      --no-inline      do not list the functions inlined at DWARF-unwound frames\n"
 		"  -q, --quiet          no stack-quality report on stderr (DWARF recordings)\n");
@@ -40,6 +42,7 @@ int cmd_script(int argc, char **argv)
 		{ "comms", required_argument, NULL, 'c' },
 		{ "comm", required_argument, NULL, 'c' },
 		{ "max-stack", required_argument, NULL, 'm' },
+		{ "event", required_argument, NULL, 'e' },
 		{ "ns", no_argument, NULL, 'n' },
 		{ "no-inline", no_argument, NULL, 'I' },
 		{ "quiet", no_argument, NULL, 'q' },
@@ -65,9 +68,11 @@ int cmd_script(int argc, char **argv)
 		case 't':
 		case 'c':
 		case 'm':
+		case 'e':
 			if (sample_filter_parse(&o.filter, c == 'p' ? SAMPLE_FILTER_PIDS :
 						c == 't' ? SAMPLE_FILTER_TIDS :
 						c == 'c' ? SAMPLE_FILTER_COMMS :
+						c == 'e' ? SAMPLE_FILTER_EVENT :
 						SAMPLE_FILTER_MAX_STACK,
 						opts[option].name, optarg, &err)) {
 				fprintf(stderr, "tephra script: %s\n", err.msg);

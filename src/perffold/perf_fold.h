@@ -28,9 +28,10 @@ enum perf_fold_weight {
 };
 
 struct perf_fold_options {
-	/* Fold only samples of this event (its perf script name, e.g. "cpu-clock:ppp" or
-	 * "cpu-clock"); NULL = the event of the first sample, as
-	 * stackcollapse-perf.pl picks the first event it sees. */
+	/* --from-text only: fold only samples of this event, as stackcollapse-perf.pl's
+	 * --event-filter.  On perf.data, --event is filter.event (sample_filter.h); with
+	 * neither, the event of the first sample, as stackcollapse-perf.pl picks the first
+	 * event it sees (tracepoint samples folded with it). */
 	const char *event;
 	enum perf_fold_weight weight;
 	enum fold_root_mode root;  /* comm, comm-PID, comm-PID/TID (stackcollapse --pid/--tid) */

@@ -55,7 +55,10 @@ int perf_session_run(struct perf_session *s, const struct sample_filter *f,
 		     void *arg, struct tephra_error *err)
 {
 	struct perf_event ev;
+	unsigned char *events; /* --event: the event indexes kept */
 	int rc;
+	if (sample_filter_events(f, s->reader, s->path, &events, err))
+		return -1;
 	while ((rc = perf_reader_next(s->reader, &ev, err)) > 0) {
 		if (ev.type != PERF_REC_SAMPLE) {
 			machine_process_event(s->machine, &ev);
@@ -73,6 +76,8 @@ int perf_session_run(struct perf_session *s, const struct sample_filter *f,
 		ps.cpumode = ev.misc & PERF_MISC_CPUMODE_MASK;
 		ps.thread = machine_findnew_thread(s->machine, (int32_t)ev.u.sample.pid,
 						   (int32_t)ev.u.sample.tid);
+		if (events && (!ev.desc || !events[ev.desc_index]))
+			continue;
 		if (!sample_filter_keeps(f, ps.thread))
 			continue;
 		/* --call-graph dwarf: the recorded chain is the kernel part; add the user
@@ -85,5 +90,6 @@ int perf_session_run(struct perf_session *s, const struct sample_filter *f,
 		if (on_sample(arg, s, &ps))
 			break;
 	}
+	free(events);
 	return rc < 0 ? -1 : 0;
 }
