@@ -138,6 +138,13 @@ struct perf_attr {
 #define PERF_ATTR_FLAG_SAMPLE_ID_ALL (1ULL << 18)
 #define PERF_ATTR_TYPE_TRACEPOINT 2 /* perf_event_attr.type */
 
+/* read_format bits: the layout of a sample's READ block */
+#define PERF_FORMAT_TOTAL_TIME_ENABLED (1ULL << 0)
+#define PERF_FORMAT_TOTAL_TIME_RUNNING (1ULL << 1)
+#define PERF_FORMAT_ID (1ULL << 2)
+#define PERF_FORMAT_GROUP (1ULL << 3)
+#define PERF_FORMAT_LOST (1ULL << 4)
+
 struct tp_event;
 struct tp_formats;
 
@@ -330,6 +337,8 @@ int perf_reader_open(struct perf_reader **out, const char *path,
 const struct perf_header_info *perf_reader_header(const struct perf_reader *r);
 size_t perf_reader_nr_events(const struct perf_reader *r);
 const struct perf_event_desc *perf_reader_event(const struct perf_reader *r, size_t i);
+/* The index of the event whose id list holds ID, or -1. */
+long perf_reader_event_by_id(const struct perf_reader *r, uint64_t id);
 /* The tracepoint formats of the recording (NULL when it has no tracing data). */
 const struct tp_formats *perf_reader_tracepoints(const struct perf_reader *r);
 

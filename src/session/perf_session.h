@@ -2,7 +2,10 @@
  *
  * Opens the reader (ordered records, pipe mode, compressed files), builds the symbol store
  * and the machine from the non-sample records, and hands each sample that passes the
- * --pid/--tid/--comms filters to a callback with its thread resolved.  Shared by
+ * --pid/--tid/--comms/--event filters to a callback with its thread resolved.  A sample
+ * that reads its counters (PERF_SAMPLE_READ, e.g. group sampling `{a,b}:S`) is handed
+ * over as perf delivers it: once per counter read, as a sample of that counter's event
+ * weighted by the counter's increase since its last read (none when it did not grow).  Shared by
  * `tephra script` and `tephra fold`. */
 #ifndef TEPHRA_SESSION_PERF_SESSION_H
 #define TEPHRA_SESSION_PERF_SESSION_H
@@ -11,6 +14,7 @@
 #include <stdint.h>
 
 #include "base/error.h"
+#include "base/hashmap.h"
 #include "base/report.h"
 #include "machine/machine.h"
 #include "perfdata/perf_reader.h"
@@ -29,6 +33,7 @@ struct perf_session {
 	int progress;        /* progress is being reported */
 	struct sample_unwinder *unwinder; /* DWARF call graphs (NULL: arch not supported) */
 	size_t max_stack;    /* frames unwound per sample (--max-stack; default 127) */
+	struct hashmap read_values; /* PERF_SAMPLE_READ: sample id → its counter's last value */
 };
 
 struct perf_session_sample {
