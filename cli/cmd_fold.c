@@ -43,6 +43,9 @@ static void usage(FILE *f)
 		"      --from-text        FILE is `perf script` text, folded as stackcollapse-perf.pl\n"
 		"                         does (honours --event, --pid, --tid, --kernel, --jit, --all,\n"
 		"                         --addrs, --srcline)\n"
+		"      --strict           damaged input (a cut stream or file, junk after the last\n"
+		"                         record, a killed perf record's file) is an error, not a\n"
+		"                         warning after the whole records\n"
 		"  -q, --quiet            no stack-quality report on stderr (DWARF recordings)\n");
 }
 
@@ -78,7 +81,7 @@ static int fold_text(const char *path, const struct perf_fold_options *po)
 }
 
 enum { O_EVENT = 256, O_WEIGHT, O_PID, O_TID, O_KERNEL, O_JIT, O_ALL, O_ADDRS, O_INLINE,
-       O_ONLY_PID, O_ONLY_TID, O_COMMS, O_MAX_STACK, O_SRCLINE, O_FROM_TEXT };
+       O_ONLY_PID, O_ONLY_TID, O_COMMS, O_MAX_STACK, O_SRCLINE, O_FROM_TEXT, O_STRICT };
 
 static enum sample_filter_kind filter_kind(int option)
 {
@@ -110,6 +113,7 @@ int cmd_fold(int argc, char **argv)
 		{ "max-stack", required_argument, NULL, O_MAX_STACK },
 		{ "srcline", no_argument, NULL, O_SRCLINE },
 		{ "from-text", no_argument, NULL, O_FROM_TEXT },
+		{ "strict", no_argument, NULL, O_STRICT },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -168,6 +172,9 @@ int cmd_fold(int argc, char **argv)
 			break;
 		case O_FROM_TEXT:
 			from_text = 1;
+			break;
+		case O_STRICT:
+			o.strict = 1;
 			break;
 		case 'q':
 			quiet = 1;

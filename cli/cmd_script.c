@@ -29,6 +29,9 @@ static void usage(FILE *f)
 		"                       an unknown NAME is an error listing the recording's events)\n"
 		"      --ns             time with nanoseconds\n"
 		"      --no-inline      do not list the functions inlined at DWARF-unwound frames\n"
+		"      --strict         damaged input (a cut stream or file, junk after the last\n"
+		"                       record, a killed perf record's file) is an error, not a\n"
+		"                       warning after the whole records\n"
 		"  -q, --quiet          no stack-quality report on stderr (DWARF recordings)\n");
 }
 
@@ -45,6 +48,7 @@ int cmd_script(int argc, char **argv)
 		{ "event", required_argument, NULL, 'e' },
 		{ "ns", no_argument, NULL, 'n' },
 		{ "no-inline", no_argument, NULL, 'I' },
+		{ "strict", no_argument, NULL, 'S' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -84,6 +88,9 @@ int cmd_script(int argc, char **argv)
 			break;
 		case 'I':
 			o.no_inline = 1;
+			break;
+		case 'S':
+			o.strict = 1;
 			break;
 		case 'q':
 			quiet = 1;

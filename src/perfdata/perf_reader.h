@@ -185,7 +185,10 @@ struct perf_header_info {
 	int directory;            /* a perf.data directory (perf record --threads) */
 	unsigned nr_data_files;   /* its data.N files that hold records */
 	int unfinished;           /* data size 0: perf record did not finish (killed); like
-				   * perf, the reader then delivers no records and no features */
+				   * perf, the reader then delivers no records and no features
+				   * (lenient: the records up to the end of the file) */
+	int data_cut;             /* the data section runs past the end of the file (lenient:
+				   * read up to the end of the file) */
 	/* Where things are in the file (0 in pipe mode). */
 	uint64_t file_size;
 	uint64_t data_offset, data_size;
@@ -323,6 +326,13 @@ struct perf_reader;
 
 struct perf_reader_options {
 	int unordered;            /* deliver in file order (no sorting) */
+	/* Damaged input keeps what is whole (as perf does): a stream or file that ends
+	 * inside a record, junk after the last record, a data section cut short or left
+	 * at size 0 by a killed perf record (read to the end of the file), an undecodable
+	 * record (skipped) are one warning each through REPORT, not an error; the reader
+	 * delivers every whole record before the damage and then ends.  Without it the
+	 * first such problem is the error of perf_reader_next. */
+	int lenient;
 	const struct tephra_report *report; /* progress, in bytes of the file (may be NULL) */
 };
 
@@ -350,6 +360,7 @@ int perf_reader_next(struct perf_reader *r, struct perf_event *ev, struct tephra
 /* Statistics gathered while reading (for `tephra stat` and the quality report). */
 struct perf_reader_stats {
 	uint64_t nr_records[128];
+	uint64_t nr_records_total;  /* every record read (decompressed ones included) */
 	uint64_t nr_lost;          /* sum of LOST.lost */
 	uint64_t nr_lost_samples;  /* sum of LOST_SAMPLES.lost */
 	uint64_t nr_unknown_records;
@@ -359,6 +370,9 @@ struct perf_reader_stats {
 	uint64_t nr_out_of_order;            /* timestamps below an already flushed one */
 	uint64_t nr_rounds;                  /* FINISHED_ROUND flushes */
 	uint64_t max_queued;                 /* most records held by the ordering queue */
+	uint64_t aux_bytes;                  /* AUXTRACE payload bytes (hardware traces), not decoded */
+	int damaged;                         /* lenient: damage was warned about */
+	uint64_t nr_skipped;                 /* lenient: undecodable records skipped */
 };
 const struct perf_reader_stats *perf_reader_stats(const struct perf_reader *r);
 

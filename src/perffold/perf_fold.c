@@ -579,8 +579,12 @@ static void run_release(struct fold_run *r)
 static int run_open(struct fold_run *r, struct perf_session *s, const char *path, const struct perf_fold_options *o, struct fold_table *t,
 		    struct tephra_error *err)
 {
-	if (perf_session_open(s, path, o->symbols, o->report, err))
+	if (perf_session_open(s, path, o->symbols, o->report, o->strict, err))
 		return -1;
+	if (o->strict && perf_session_refuse_unfinished(s, err)) {
+		perf_session_close(s);
+		return -1;
+	}
 	run_init(r, o, t, s);
 	s->max_stack = r->max_stack;
 	return 0;

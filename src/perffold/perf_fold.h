@@ -41,7 +41,8 @@ struct perf_fold_options {
 	int srcline;               /* append ":file:line" (DWARF) to user frames' names */
 	struct sample_filter filter; /* perf script's --pid/--tid/--comms/--max-stack */
 	const struct symbol_options *symbols; /* NULL = defaults */
-	const struct tephra_report *report; /* the reading's progress (NULL: none) */
+	const struct tephra_report *report; /* the reading's progress and warnings (NULL: none) */
+	int strict;                /* --strict: damaged input is an error (perf_session_open) */
 	/* perf_fold_file: where to print the short stack-quality block of a DWARF
 	 * recording (quality/stack_quality.h), headed QUALITY_WHO; NULL = nowhere */
 	FILE *quality;

@@ -389,8 +389,12 @@ int script_render_file(const char *path, const struct script_options *o, int fd,
 		       struct tephra_error *err)
 {
 	struct perf_session s;
-	if (perf_session_open(&s, path, o->symbols, o->report, err))
+	if (perf_session_open(&s, path, o->symbols, o->report, o->strict, err))
 		return -1;
+	if (o->strict && perf_session_refuse_unfinished(&s, err)) {
+		perf_session_close(&s);
+		return -1;
+	}
 	struct render r = { 0 };
 	r.o = o;
 	r.err = err;

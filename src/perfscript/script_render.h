@@ -49,7 +49,8 @@ struct script_options {
 	int no_inline;           /* --no-inline: unwound frames without their inlined functions */
 	struct sample_filter filter; /* --pid/--tid/--comms/--max-stack */
 	const struct symbol_options *symbols;
-	const struct tephra_report *report; /* the reading's progress (NULL: none) */
+	const struct tephra_report *report; /* the reading's progress and warnings (NULL: none) */
+	int strict;              /* --strict: damaged input is an error (perf_session_open) */
 	/* where to print the short stack-quality block of a DWARF recording after the
 	 * samples (quality/script_quality.h), headed QUALITY_WHO; NULL = nowhere */
 	FILE *quality;

@@ -6,7 +6,7 @@
 
 
 int perf_session_open(struct perf_session *s, const char *path, const struct symbol_options *sym,
-		      const struct tephra_report *report, struct tephra_error *err)
+		      const struct tephra_report *report, int strict, struct tephra_error *err)
 {
 	memset(s, 0, sizeof(*s));
 	s->path = path;
@@ -14,8 +14,10 @@ int perf_session_open(struct perf_session *s, const char *path, const struct sym
 	s->progress = report && report->progress;
 	struct perf_reader_options ro = { 0 };
 	ro.report = report;
+	ro.lenient = !strict;
 	if (perf_reader_open(&s->reader, path, &ro, err))
 		return -1;
+
 	struct symbol_options defaults = { 0 };
 	s->store = symbol_store_new(sym ? sym : &defaults);
 	const struct perf_header_info *h = perf_reader_header(s->reader);
@@ -28,6 +30,15 @@ int perf_session_open(struct perf_session *s, const char *path, const struct sym
 	s->max_stack = PERF_SCRIPT_MAX_STACK;
 	hashmap_init(&s->read_values);
 	return 0;
+}
+
+int perf_session_refuse_unfinished(const struct perf_session *s, struct tephra_error *err)
+{
+	if (!perf_reader_header(s->reader)->unfinished)
+		return 0;
+	tephra_error_at(err, s->path, 48, "data size 0 in the header: perf record did not "
+			"finish (killed?)");
+	return -1;
 }
 
 void perf_session_end_progress(struct perf_session *s)

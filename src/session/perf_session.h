@@ -46,11 +46,18 @@ struct perf_session_sample {
 	int unwound;                         /* its user frames were unwound from DWARF CFI */
 };
 
-/* Opens PATH ("-": standard input), reporting the reading's progress to REPORT (may be
- * NULL).  Returns 0, or -1 with ERR. */
+/* Opens PATH ("-": standard input), reporting the reading's progress and warnings to
+ * REPORT (may be NULL).  Damaged input (a cut stream or file, junk after the last record,
+ * a killed perf record's file) keeps its whole records with one warning, as perf does;
+ * with STRICT it is an error instead (perf_reader_options.lenient; and see
+ * perf_session_refuse_unfinished).  Returns 0, or -1 with ERR. */
 int perf_session_open(struct perf_session *s, const char *path, const struct symbol_options *sym,
-		      const struct tephra_report *report, struct tephra_error *err);
+		      const struct tephra_report *report, int strict, struct tephra_error *err);
 void perf_session_close(struct perf_session *s);
+
+/* --strict: a recording whose header says data size 0 (perf record killed) is an error
+ * (a strict reader, like perf, reads nothing from it).  Returns 0, or -1 with ERR. */
+int perf_session_refuse_unfinished(const struct perf_session *s, struct tephra_error *err);
 
 /* Ends the progress report now (tephra_progress_end: the CLI wipes its progress line),
  * so that what is printed next starts on a line of its own; no more progress is
