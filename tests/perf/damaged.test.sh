@@ -3,9 +3,9 @@
 # them, with one warning naming the offset and what was wrong, and exit 0 (exit 1 with
 # --strict): a pipe stream cut inside a record or followed by junk, a file cut short, a
 # file whose header says data size 0 (perf record killed), an optional feature section
-# pointing past the end.  Oracle: perf script on the same bytes (pipe mode), or on the
-# file with its header's data size set to the whole records it holds (what perf reads of
-# a finished file).  A version 1 file (magic PERFFILE) is refused by name.
+# pointing past the end, AUX data not decoded.  Oracle: perf script on the same bytes
+# (pipe mode), or on the file with its header's data size set to the whole records it
+# holds (what perf reads of a finished file).  A version 1 file (magic PERFFILE) is refused by name.
 . "$TOP/tests/perf/lib.sh"
 need_perf
 build_workloads
@@ -90,6 +90,22 @@ perf script -i g.data > feat.perf 2>/dev/null
 same_bytes "feature past the end: script" feat.perf feat.tephra
 grep -q "^warning: feat.data: offset 0x.*: feature section .* runs past the end of the file: ignored" feat.err ||
 	fail "feature past the end: no warning: $(cat feat.err)"
+
+# AUX area data (a hardware trace's AUXTRACE record and its 4096-byte payload, appended
+# to the pipe stream; no PMU here records intel_pt): skipped with a warning saying how
+# many bytes, the samples as perf prints them without it (perf 6.1 itself stops at an
+# AUXTRACE record that no AUXTRACE_INFO announced)
+python3 - p.data aux.data <<'PY'
+import struct, sys
+payload = bytes(range(256)) * 16
+rec = struct.pack('<IHHQQQIIII', 71, 0, 48, len(payload), 0, 0, 0, 0, 0, 0)
+open(sys.argv[2], 'wb').write(open(sys.argv[1], 'rb').read() + rec + payload)
+PY
+perf script -i p.data > aux.perf 2>/dev/null
+"$TEPHRA" script -q aux.data > aux.tephra 2> aux.err || fail "aux: tephra script failed: $(cat aux.err)"
+same_bytes "aux: script" aux.perf aux.tephra
+[ "$(wc -l < aux.err)" -eq 1 ] && grep -q "^warning: aux.data: 4096 bytes of AUX area data .* not decoded; \`perf script --itrace\` can synthesize samples" aux.err ||
+	fail "aux: expected one warning naming 4096 AUX bytes, got: $(cat aux.err)"
 
 # perf.data version 1
 { printf 'PERFFILE'; head -c 200 /dev/zero; } > v1.data
