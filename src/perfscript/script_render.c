@@ -262,6 +262,24 @@ static size_t put_inlines(struct render *r, struct perf_session *s, unsigned f, 
 	return k;
 }
 
+/* A tracepoint's %ps/%pS: kernel addresses named as the kernel's frames are. */
+struct kernel_namer {
+	struct perf_session *s;
+	const struct thread *thread;
+};
+
+static const char *kernel_name(void *ctx, uint64_t addr, uint64_t *offset)
+{
+	struct kernel_namer *k = ctx;
+	struct frame fr;
+	frame_resolve_sample_ip(&k->s->resolver, k->thread, PERF_MISC_KERNEL, addr, &fr);
+	const struct dso_symbol *sym = frame_symbol(&k->s->resolver, &fr);
+	if (!sym)
+		return NULL;
+	*offset = fr.addr - sym->start;
+	return sym->name;
+}
+
 static int on_sample(void *arg, struct perf_session *s, const struct perf_session_sample *ps)
 {
 	struct render *r = arg;
@@ -343,8 +361,10 @@ static int on_sample(void *arg, struct perf_session *s, const struct perf_sessio
 	}
 	if ((f & SCRIPT_TRACE) && ps->desc->tp && smp->raw) {
 		strbuf_reset(&r->trace_text);
+		struct kernel_namer namer = { s, ps->thread };
+		struct tp_symbolizer sym = { kernel_name, &namer };
 		tp_print_sample(perf_reader_tracepoints(s->reader), ps->desc->tp, smp->raw,
-				smp->raw_size, &r->trace_text);
+				smp->raw_size, &sym, &r->trace_text);
 		out_write(w, r->trace_text.buf, r->trace_text.len);
 	}
 	if (f & SCRIPT_IP) {

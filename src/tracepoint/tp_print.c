@@ -16,10 +16,11 @@
 #include "base/xalloc.h"
 #include "tracepoint/tp_field.h"
 
-enum node_kind { N_NUM, N_STR, N_FIELD, N_UNARY, N_BINARY, N_COND, N_CAST, N_CALL, N_LIST };
+enum node_kind { N_NUM, N_STR, N_FIELD, N_UNARY, N_BINARY, N_COND, N_CAST, N_CALL, N_LIST,
+		 N_INDEX };
 
 enum call_fn { FN_PRINT_FLAGS, FN_PRINT_SYMBOLIC, FN_GET_STR, FN_GET_DYN_LEN, FN_PRINT_HEX,
-	       FN_PRINT_HEX_STR };
+	       FN_PRINT_HEX_STR, FN_EXPECT };
 
 struct tp_print_node {
 	enum node_kind kind;
@@ -32,6 +33,9 @@ struct tp_print_node {
 	enum call_fn fn;
 	unsigned cast_bytes;        /* 0: no narrowing (pointers, long long, unknown types) */
 	int cast_signed;
+	int unknown;                /* holds a name the kernel left unresolved (an enum
+				     * constant, a kernel variable): evaluates as 0, and a
+				     * __print_flags/__print_symbolic entry with it never matches */
 };
 
 /* ---- tokens ---- */
@@ -44,6 +48,7 @@ struct parser {
 	enum tok tok;
 	char text[256];  /* identifier, string literal or operator */
 	uint64_t num;
+	int num_unsigned;  /* the number had a U suffix */
 	int failed;
 };
 
@@ -62,8 +67,10 @@ static void next(struct parser *ps)
 		char *end;
 		ps->num = strtoull(p, &end, 0);
 		p = end;
+		ps->num_unsigned = 0;
 		while (*p == 'u' || *p == 'U' || *p == 'l' || *p == 'L')
-			p++;
+			if (*p++ == 'u' || p[-1] == 'U')
+				ps->num_unsigned = 1;
 		ps->tok = T_NUM;
 	} else if (isalpha((unsigned char)*p) || *p == '_') {
 		while ((isalnum((unsigned char)*p) || *p == '_') && n + 1 < sizeof(ps->text))
@@ -116,6 +123,8 @@ static void add_kid(struct tp_print_node *n, struct tp_print_node *kid)
 {
 	n->kids = xrealloc(n->kids, (n->nr_kids + 1) * sizeof(*n->kids));
 	n->kids[n->nr_kids++] = kid;
+	if (kid && kid->unknown)
+		n->unknown = 1;
 }
 
 static void free_node(struct tp_print_node *n)
@@ -215,6 +224,7 @@ static const struct {
 	{ "__get_dynamic_array_len", FN_GET_DYN_LEN },
 	{ "__get_rel_dynamic_array_len", FN_GET_DYN_LEN },
 	{ "__print_hex", FN_PRINT_HEX },           { "__print_hex_str", FN_PRINT_HEX_STR },
+	{ "__builtin_expect", FN_EXPECT },
 };
 
 static struct tp_print_node *parse_field_ref(struct parser *ps, const char *name)
@@ -266,6 +276,7 @@ static struct tp_print_node *parse_primary(struct parser *ps)
 	case T_NUM:
 		n = new_node(N_NUM);
 		n->num = ps->num;
+		n->op = ps->num_unsigned ? 'U' : 0;
 		next(ps);
 		return n;
 	case T_STR:
@@ -291,6 +302,17 @@ static struct tp_print_node *parse_primary(struct parser *ps)
 				return fail(ps, NULL);
 			n = parse_field_ref(ps, ps->text);
 			next(ps);
+			if (n && is_op(ps, "[")) {
+				/* REC->args[2]: one element of an array field */
+				struct tp_print_node *ix = new_node(N_INDEX);
+				add_kid(ix, n);
+				next(ps);
+				add_kid(ix, parse_expr(ps));
+				if (!ix->kids[1] || !is_op(ps, "]"))
+					return fail(ps, ix);
+				next(ps);
+				return ix;
+			}
 			return n;
 		}
 		for (size_t i = 0; i < sizeof(functions) / sizeof(functions[0]); i++)
@@ -298,7 +320,19 @@ static struct tp_print_node *parse_primary(struct parser *ps)
 				next(ps);
 				return parse_call(ps, functions[i].fn);
 			}
-		return fail(ps, NULL); /* an unknown helper or symbol */
+		{
+			/* an unknown helper is not evaluated; a bare name is a constant the
+			 * kernel did not resolve */
+			const char *after = ps->p;
+			while (isspace((unsigned char)*after))
+				after++;
+			if (*after == '(')
+				return fail(ps, NULL);
+			n = new_node(N_NUM);
+			n->unknown = 1;
+			next(ps);
+			return n;
+		}
 	case T_OP:
 		if (is_op(ps, "(")) {
 			next(ps);
@@ -454,6 +488,7 @@ struct val {
 	uint64_t n;
 	const char *s;
 	size_t len;
+	int is_unsigned;  /* C's type of the value: comparisons of unsigned values are unsigned */
 };
 
 struct eval {
@@ -468,13 +503,19 @@ static struct val eval(struct eval *e, const struct tp_print_node *n);
 
 static struct val num(uint64_t v)
 {
-	struct val r = { 0, v, NULL, 0 };
+	struct val r = { 0, v, NULL, 0, 0 };
+	return r;
+}
+
+static struct val typed(uint64_t v, int is_unsigned)
+{
+	struct val r = { 0, v, NULL, 0, is_unsigned };
 	return r;
 }
 
 static struct val keep_string(struct eval *e, struct strbuf *sb)
 {
-	struct val r = { 1, 0, "", 0 };
+	struct val r = { 1, 0, "", 0, 0 };
 	if (e->nr_scratch == sizeof(e->scratch) / sizeof(e->scratch[0])) {
 		strbuf_release(sb);
 		return r;
@@ -502,6 +543,7 @@ static struct val eval_call(struct eval *e, const struct tp_print_node *n)
 
 	switch (n->fn) {
 	case FN_GET_STR:
+	case FN_EXPECT:
 		return v;
 	case FN_GET_DYN_LEN: {
 		uint64_t loc = 0;
@@ -518,13 +560,16 @@ static struct val eval_call(struct eval *e, const struct tp_print_node *n)
 			uint64_t mask;
 			if (item->kind != N_LIST || item->nr_kids < 2 || item->kids[1]->kind != N_STR)
 				continue;
-			mask = eval(e, item->kids[0]).n;
-			if (mask == 0 && v.n == 0) {
+			/* perf (libtraceevent) takes a name the kernel left unresolved as -1:
+			 * it stands for a value of 0, and never matches a set bit */
+			if (item->kids[0]->unknown) {
+				if (v.n)
+					continue;
 				strbuf_addstr(&sb, item->kids[1]->str);
 				printed = 1;
-				rest = 0;
 				break;
 			}
+			mask = eval(e, item->kids[0]).n;
 			if (mask && (rest & mask) == mask) {
 				if (printed)
 					strbuf_addstr(&sb, delim);
@@ -544,7 +589,7 @@ static struct val eval_call(struct eval *e, const struct tp_print_node *n)
 		for (size_t i = 1; i < n->nr_kids; i++) {
 			const struct tp_print_node *item = n->kids[i];
 			if (item->kind == N_LIST && item->nr_kids >= 2 && item->kids[1]->kind == N_STR &&
-			    eval(e, item->kids[0]).n == v.n) {
+			    !item->kids[0]->unknown && eval(e, item->kids[0]).n == v.n) {
 				strbuf_addstr(&sb, item->kids[1]->str);
 				return keep_string(e, &sb);
 			}
@@ -579,13 +624,13 @@ static struct val eval(struct eval *e, const struct tp_print_node *n)
 
 	switch (n->kind) {
 	case N_NUM:
-		return num(n->num);
+		return typed(n->num, n->op == 'U');
 	case N_STR: {
-		struct val r = { 1, 0, n->str, strlen(n->str) };
+		struct val r = { 1, 0, n->str, strlen(n->str), 0 };
 		return r;
 	}
 	case N_FIELD: {
-		struct val r = { 0, 0, NULL, 0 };
+		struct val r = { 0, 0, NULL, 0, !n->field->is_signed };
 		if (n->field->is_string && !tp_field_str(n->field, e->raw, e->raw_size, &r.s, &r.len)) {
 			r.is_str = 1;
 			return r;
@@ -602,8 +647,8 @@ static struct val eval(struct eval *e, const struct tp_print_node *n)
 		a = eval(e, n->kids[0]);
 		switch (n->op) {
 		case '!': return num(a.is_str ? 0 : !a.n);
-		case '~': return num(~a.n);
-		case '-': return num(-a.n);
+		case '~': return typed(~a.n, a.is_unsigned);
+		case '-': return typed(-a.n, a.is_unsigned);
 		default: return a;
 		}
 	case N_BINARY:
@@ -616,23 +661,27 @@ static struct val eval(struct eval *e, const struct tp_print_node *n)
 			return num((uint64_t)(b.is_str || b.n));
 		}
 		b = eval(e, n->kids[1]);
+		/* C's usual conversions, roughly: unsigned when either side is */
+		int u = a.is_unsigned || b.is_unsigned;
+		int64_t sa = (int64_t)a.n, sb = (int64_t)b.n;
 		switch (n->op) {
-		case '|': return num(a.n | b.n);
-		case '^': return num(a.n ^ b.n);
-		case '&': return num(a.n & b.n);
+		case '|': return typed(a.n | b.n, u);
+		case '^': return typed(a.n ^ b.n, u);
+		case '&': return typed(a.n & b.n, u);
 		case 'E': return num(a.n == b.n);
 		case 'N': return num(a.n != b.n);
-		case '<': return num((int64_t)a.n < (int64_t)b.n);
-		case '>': return num((int64_t)a.n > (int64_t)b.n);
-		case 'l': return num((int64_t)a.n <= (int64_t)b.n);
-		case 'g': return num((int64_t)a.n >= (int64_t)b.n);
-		case 'L': return num(b.n < 64 ? a.n << b.n : 0);
-		case 'R': return num(b.n < 64 ? a.n >> b.n : 0);
-		case '+': return num(a.n + b.n);
-		case '-': return num(a.n - b.n);
-		case '*': return num(a.n * b.n);
-		case '/': return num(b.n ? a.n / b.n : 0);
-		case '%': return num(b.n ? a.n % b.n : 0);
+		case '<': return num(u ? a.n < b.n : sa < sb);
+		case '>': return num(u ? a.n > b.n : sa > sb);
+		case 'l': return num(u ? a.n <= b.n : sa <= sb);
+		case 'g': return num(u ? a.n >= b.n : sa >= sb);
+		case 'L': return typed(b.n < 64 ? a.n << b.n : 0, a.is_unsigned);
+		case 'R': return typed(b.n < 64 ? (a.is_unsigned ? a.n >> b.n : (uint64_t)(sa >> b.n)) : 0,
+				       a.is_unsigned);
+		case '+': return typed(a.n + b.n, u);
+		case '-': return typed(a.n - b.n, u);
+		case '*': return typed(a.n * b.n, u);
+		case '/': return typed(!b.n ? 0 : u ? a.n / b.n : (uint64_t)(sb == -1 ? -sa : sa / sb), u);
+		case '%': return typed(!b.n ? 0 : u ? a.n % b.n : (uint64_t)(sb == -1 ? 0 : sa % sb), u);
 		}
 		return num(0);
 	case N_COND:
@@ -642,11 +691,26 @@ static struct val eval(struct eval *e, const struct tp_print_node *n)
 		a = eval(e, n->kids[0]);
 		if (a.is_str)
 			return a;
-		return num(narrow(a.n, n->cast_bytes, n->cast_signed));
+		return typed(narrow(a.n, n->cast_bytes, n->cast_signed),
+			     !n->cast_signed || !n->cast_bytes);
 	case N_CALL:
 		return eval_call(e, n);
 	case N_LIST:
 		return num(0);
+	case N_INDEX: {
+		const struct tp_field *f = n->kids[0]->field;
+		const char *br = strchr(f->type, '[');
+		uint64_t count = br ? strtoull(br + 1, NULL, 10) : 0, i = eval(e, n->kids[1]).n;
+		struct tp_field elem = *f;
+		if (!count || i >= count)
+			return num(0);
+		elem.size = (uint32_t)(f->size / count);
+		elem.offset = f->offset + (uint32_t)i * elem.size;
+		elem.is_array = 0;
+		struct val r = num(0);
+		tp_field_u64(&elem, e->raw, e->raw_size, &r.n);
+		return r;
+	}
 	}
 	return num(0);
 }
@@ -717,8 +781,24 @@ static void print_failed(const struct tp_event *ev, const uint8_t *raw, size_t r
 	}
 }
 
+/* %ps/%pf: the symbol's name; %pS/%pF: name+0xoffset; unnamed: the address in hex. */
+static void print_symbol(struct strbuf *out, const struct tp_symbolizer *sym, char kind,
+			 uint64_t addr)
+{
+	uint64_t off = 0;
+	const char *name = sym && sym->name ? sym->name(sym->ctx, addr, &off) : NULL;
+	if (!name) {
+		strbuf_addf(out, "0x%" PRIx64, addr);
+		return;
+	}
+	strbuf_addstr(out, name);
+	if (kind == 'S' || kind == 'F')
+		strbuf_addf(out, "+0x%" PRIx64, off);
+}
+
 void tp_print_sample(const struct tp_formats *f, const struct tp_event *ev,
-		     const uint8_t *raw, size_t raw_size, struct strbuf *out)
+		     const uint8_t *raw, size_t raw_size, const struct tp_symbolizer *sym,
+		     struct strbuf *out)
 {
 	struct eval e = { f, raw, raw_size, { 0 }, 0 };
 	const char *p;
@@ -758,11 +838,18 @@ void tp_print_sample(const struct tp_formats *f, const struct tp_event *ev,
 			break;
 		spec[len++] = *p;
 		spec[len] = 0;
-		if (*p == 'p')
-			while (isalnum((unsigned char)p[1])) /* %pS, %pM…: printed as a plain pointer */
+		char kind = 0;
+		if (*p == 'p') {
+			kind = p[1];
+			while (isalnum((unsigned char)p[1])) /* %pM, %pI4…: a plain pointer */
 				p++;
+		}
 		if (arg >= ev->nr_print_args)
 			continue;
+		if (kind == 's' || kind == 'S' || kind == 'f' || kind == 'F') {
+			print_symbol(out, sym, kind, eval(&e, ev->print_args->kids[arg++]).n);
+			continue;
+		}
 		print_conversion(out, spec, len, eval(&e, ev->print_args->kids[arg++]), f->long_size);
 	}
 	for (size_t i = 0; i < e.nr_scratch; i++)

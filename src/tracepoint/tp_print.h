@@ -18,9 +18,17 @@
  * quote).  Sets ev->print_ok; returns 0 or -1 (the event then prints its fields). */
 int tp_print_parse(struct tp_event *ev, const char *args);
 
-/* Appends EV's text for RAW to OUT. */
+/* Names kernel addresses for %ps / %pS (function=tick_nohz_handler, call_site=
+ * vm_area_dup+0x1e): the symbol's name and ADDR's offset in it, or NULL. */
+struct tp_symbolizer {
+	const char *(*name)(void *ctx, uint64_t addr, uint64_t *offset);
+	void *ctx;
+};
+
+/* Appends EV's text for RAW to OUT (SYM may be NULL: addresses print in hex). */
 void tp_print_sample(const struct tp_formats *f, const struct tp_event *ev,
-		     const uint8_t *raw, size_t raw_size, struct strbuf *out);
+		     const uint8_t *raw, size_t raw_size, const struct tp_symbolizer *sym,
+		     struct strbuf *out);
 
 void tp_print_free(struct tp_event *ev);
 

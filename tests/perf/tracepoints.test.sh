@@ -2,7 +2,8 @@
 # tracepoints: recordings with tracepoint events, printed by `tephra script` byte for byte
 # as `perf script` prints them (the print fmt of each event's format, from the file's
 # TRACING_DATA section or the pipe-mode record): sched:sched_switch (__print_flags, ?:,
-# char arrays), sched:sched_wakeup, syscalls:sys_enter_openat (casts, %08lx), a cycles-like
+# char arrays), sched:sched_wakeup, syscalls:sys_enter_openat (casts, %08lx), kmem/timer/
+# raw_syscalls/mmap events (%pS, unresolved names, arrays), a cycles-like
 # event mixed with a tracepoint with callchains, a pipe-mode stream, and uprobes made with
 # `perf probe -x` (one with a __data_loc string argument).
 . "$TOP/tests/perf/lib.sh"
@@ -20,6 +21,18 @@ check_script sched-fields sched.data -F comm,pid,tid,event,trace
 check_script sched-ns sched.data --ns
 grep -q 'prev_state=' "$TEST_TMP/sched.perf" || fail "sched: no sched_switch sample recorded"
 grep -q 'sys_enter_openat: dfd: 0x' "$TEST_TMP/sched.perf" || fail "sched: no openat sample recorded"
+
+# print fmts with more of the language: %pS/%ps kernel symbols (kmem, hrtimer), __print_flags
+# with masks built from casts and shifts (gfp_flags), __print_symbolic, names the kernel
+# left unresolved (HRTIMER_MODE_*, vmemmap_base), array elements (REC->args[0]),
+# unsigned comparisons (vm_unmapped_area), __get_str
+record more.data -e kmem:kmalloc -e kmem:kfree -e kmem:kmem_cache_alloc -e kmem:mm_page_alloc \
+	-e timer:hrtimer_start -e timer:hrtimer_cancel -e raw_syscalls:sys_enter \
+	-e raw_syscalls:sys_exit -e mmap:vm_unmapped_area -- "$WL/forkexec" "$WL/recurse" 30
+check_script more more.data
+for ev in kmem:kmalloc raw_syscalls:sys_enter mmap:vm_unmapped_area; do
+	grep -q " $ev: " "$TEST_TMP/more.perf" || fail "more: perf printed no $ev sample"
+done
 
 record mix.data -g -e cpu-clock -e sched:sched_switch -- "$WL/forkexec" "$WL/recurse" 50
 check_script mix mix.data
