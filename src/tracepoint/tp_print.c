@@ -33,6 +33,8 @@ struct tp_print_node {
 	enum call_fn fn;
 	unsigned cast_bytes;        /* 0: no narrowing (pointers, long long, unknown types) */
 	int cast_signed;
+	int prec;                   /* N_BINARY: its precedence level (levels[] index) */
+	int paren;                  /* written in parentheses */
 	int unknown;                /* holds a name the kernel left unresolved (an enum
 				     * constant, a kernel variable): evaluates as 0, and a
 				     * __print_flags/__print_symbolic entry with it never matches */
@@ -342,6 +344,7 @@ static struct tp_print_node *parse_primary(struct parser *ps)
 			if (!n || !is_op(ps, ")"))
 				return fail(ps, n);
 			next(ps);
+			n->paren = 1;
 			return n;
 		}
 		if (is_op(ps, "{")) {
@@ -399,6 +402,24 @@ static const struct {
 };
 #define NR_LEVELS (sizeof(levels) / sizeof(levels[0]))
 
+/* LEFT OP RIGHT, where RIGHT was written in parentheses.  perf's libtraceevent does not
+ * keep the grouping of a parenthesized right operand whose operators bind less tightly
+ * than OP: it reads `a & (b | c | d)` as `((a & b) | c) | d` (timer:timer_start's flags
+ * print D|P|I so).  Matching perf's text means reading it the same way. */
+static struct tp_print_node *join_like_perf(struct tp_print_node *op, struct tp_print_node *left,
+					    struct tp_print_node *right)
+{
+	if (right->kind == N_BINARY && right->prec < op->prec) {
+		struct tp_print_node *inner = join_like_perf(op, left, right->kids[0]);
+		right->kids[0] = inner;
+		right->unknown |= inner->unknown;
+		return right;
+	}
+	add_kid(op, left);
+	add_kid(op, right);
+	return op;
+}
+
 static struct tp_print_node *parse_level(struct parser *ps, size_t level)
 {
 	struct tp_print_node *left;
@@ -414,12 +435,21 @@ static struct tp_print_node *parse_level(struct parser *ps, size_t level)
 		if (!code)
 			break;
 		next(ps);
-		struct tp_print_node *n = new_node(N_BINARY);
+		struct tp_print_node *n = new_node(N_BINARY), *right;
 		n->op = code;
-		add_kid(n, left);
-		add_kid(n, parse_level(ps, level + 1));
-		if (!n->kids[1])
+		n->prec = (int)level;
+		right = parse_level(ps, level + 1);
+		if (!right) {
+			free_node(left);
 			return fail(ps, n);
+		}
+		if (right->paren && right->kind == N_BINARY && right->prec < n->prec) {
+			right->paren = 0;
+			left = join_like_perf(n, left, right);
+			continue;
+		}
+		add_kid(n, left);
+		add_kid(n, right);
 		left = n;
 	}
 	return left;

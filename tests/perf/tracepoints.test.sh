@@ -25,9 +25,10 @@ grep -q 'sys_enter_openat: dfd: 0x' "$TEST_TMP/sched.perf" || fail "sched: no op
 # print fmts with more of the language: %pS/%ps kernel symbols (kmem, hrtimer), __print_flags
 # with masks built from casts and shifts (gfp_flags), __print_symbolic, names the kernel
 # left unresolved (HRTIMER_MODE_*, vmemmap_base), array elements (REC->args[0]),
-# unsigned comparisons (vm_unmapped_area), __get_str
+# unsigned comparisons (vm_unmapped_area), __get_str, and perf's reading of
+# `flags & (A | B)` (timer_start, when the workload arms a timer)
 record more.data -e kmem:kmalloc -e kmem:kfree -e kmem:kmem_cache_alloc -e kmem:mm_page_alloc \
-	-e timer:hrtimer_start -e timer:hrtimer_cancel -e raw_syscalls:sys_enter \
+	-e timer:hrtimer_start -e timer:hrtimer_cancel -e timer:timer_start -e raw_syscalls:sys_enter \
 	-e raw_syscalls:sys_exit -e mmap:vm_unmapped_area -- "$WL/forkexec" "$WL/recurse" 30
 check_script more more.data
 for ev in kmem:kmalloc raw_syscalls:sys_enter mmap:vm_unmapped_area; do
