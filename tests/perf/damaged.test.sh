@@ -66,6 +66,12 @@ head -c $((plen - 5)) p.data > pcut.data
 check_damaged pipe-cut pcut.data pcut.data "offset 0x[0-9a-f]+: record .*runs past the end of the data.*records before it are kept"
 head -c $((plen * 2 / 3)) p.data > pcut2.data
 check_damaged pipe-cut-mid pcut2.data pcut2.data "offset 0x[0-9a-f]+: .*runs past the end of the data.*records before it are kept"
+# the same cut stream read from a pipe (streamed, not mapped)
+"$TEPHRA" script -q - < pcut2.data > pipe-stdin.tephra 2> pipe-stdin.err ||
+	fail "pipe-cut from stdin: exit $?: $(cat pipe-stdin.err)"
+same_bytes "pipe-cut from stdin: script" pipe-cut-mid.perf pipe-stdin.tephra
+grep -qE "^warning: <stdin>: offset 0x[0-9a-f]+: .*records before it are kept" pipe-stdin.err ||
+	fail "pipe-cut from stdin: expected the warning, got: $(cat pipe-stdin.err)"
 { cat p.data; printf 'this is not a perf record, just junk after the last one\n'; } > pjunk.data
 check_damaged pipe-junk pjunk.data pjunk.data "offset 0x$(printf '%x' "$plen"): .*records before it are kept"
 
