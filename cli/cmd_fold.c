@@ -22,7 +22,9 @@ static void usage(FILE *f)
 		"standard input) into one line per unique stack, 'comm;outer;...;leaf weight',\n"
 		"sorted.  The root is the thread's comm; frames keep their whole names.\n\n"
 		"  -i, --input FILE       the perf.data file\n"
-		"      --event NAME       fold this event (default: the first one sampled)\n"
+		"      --event NAME       fold only this event, named as perf script prints it\n"
+		"                         (default: the first one sampled; an unknown NAME is an\n"
+		"                         error listing the recording's events)\n"
 		"                         (--event-filter NAME: the same, stackcollapse-perf.pl's name)\n"
 		"      --weight W         period (default: sum of sample periods) or samples\n"
 		"      --pid              root is comm-PID      (stackcollapse-perf.pl --pid)\n"
@@ -44,6 +46,9 @@ static void usage(FILE *f)
 		"      --from-text        FILE is `perf script` text, folded as stackcollapse-perf.pl\n"
 		"                         does (always --compat; honours --event, --pid, --tid, --kernel, --jit, --all,\n"
 		"                         --addrs, --srcline)\n"
+		"      --strict           damaged input (a cut stream or file, junk after the last\n"
+		"                         record, a killed perf record's file) is an error, not a\n"
+		"                         warning after the whole records\n"
 		"  -q, --quiet            no stack-quality report on stderr (DWARF recordings)\n");
 }
 
@@ -79,7 +84,8 @@ static int fold_text(const char *path, const struct perf_fold_options *po)
 }
 
 enum { O_EVENT = 256, O_WEIGHT, O_PID, O_TID, O_KERNEL, O_JIT, O_ALL, O_ADDRS, O_INLINE,
-       O_ONLY_PID, O_ONLY_TID, O_COMMS, O_MAX_STACK, O_SRCLINE, O_FROM_TEXT, O_COMPAT };
+       O_ONLY_PID, O_ONLY_TID, O_COMMS, O_MAX_STACK, O_SRCLINE, O_FROM_TEXT, O_COMPAT,
+       O_STRICT };
 
 static enum sample_filter_kind filter_kind(int option)
 {
@@ -112,6 +118,7 @@ int cmd_fold(int argc, char **argv)
 		{ "srcline", no_argument, NULL, O_SRCLINE },
 		{ "from-text", no_argument, NULL, O_FROM_TEXT },
 		{ "compat", no_argument, NULL, O_COMPAT },
+		{ "strict", no_argument, NULL, O_STRICT },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -126,7 +133,11 @@ int cmd_fold(int argc, char **argv)
 			path = optarg;
 			break;
 		case O_EVENT:
-			o.event = optarg;
+			o.event = optarg; /* --from-text */
+			if (sample_filter_parse(&o.filter, SAMPLE_FILTER_EVENT, "event", optarg, &err)) {
+				fprintf(stderr, "tephra fold: %s\n", err.msg);
+				goto out;
+			}
 			break;
 		case O_WEIGHT:
 			if (!strcmp(optarg, "period"))
@@ -169,6 +180,9 @@ int cmd_fold(int argc, char **argv)
 			break;
 		case O_COMPAT:
 			o.compat = 1;
+			break;
+		case O_STRICT:
+			o.strict = 1;
 			break;
 		case 'q':
 			quiet = 1;

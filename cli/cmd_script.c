@@ -18,14 +18,20 @@ static void usage(FILE *f)
 		"Prints the samples of FILE (default ./perf.data; '-' reads a pipe-mode stream\n"
 		"from standard input) in the text `perf script` prints.\n\n"
 		"  -i, --input FILE     the perf.data file\n"
-		"  -F, --fields LIST    comm,tid,pid,cpu,time,event,ip,sym,dso,symoff,period,srcline\n"
+		"  -F, --fields LIST    comm,tid,pid,cpu,time,event,ip,sym,dso,symoff,period,\n"
+		"                       srcline,trace (a tracepoint's fields)\n"
 		"                       (+field / -field change the default set)\n"
 		"      --pid LIST       only samples of these processes\n"
 		"      --tid LIST       only samples of these threads\n"
 		"      --comms LIST     only samples of threads with these comms (or --comm)\n"
 		"      --max-stack N    at most N callchain frames (default 127)\n"
+		"      --event NAME     only samples of this event (as the event column names it;\n"
+		"                       an unknown NAME is an error listing the recording's events)\n"
 		"      --ns             time with nanoseconds\n"
 		"      --no-inline      do not list the functions inlined at DWARF-unwound frames\n"
+		"      --strict         damaged input (a cut stream or file, junk after the last\n"
+		"                       record, a killed perf record's file) is an error, not a\n"
+		"                       warning after the whole records\n"
 		"  -q, --quiet          no stack-quality report on stderr (DWARF recordings)\n");
 }
 
@@ -39,8 +45,10 @@ int cmd_script(int argc, char **argv)
 		{ "comms", required_argument, NULL, 'c' },
 		{ "comm", required_argument, NULL, 'c' },
 		{ "max-stack", required_argument, NULL, 'm' },
+		{ "event", required_argument, NULL, 'e' },
 		{ "ns", no_argument, NULL, 'n' },
 		{ "no-inline", no_argument, NULL, 'I' },
+		{ "strict", no_argument, NULL, 'S' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -64,9 +72,11 @@ int cmd_script(int argc, char **argv)
 		case 't':
 		case 'c':
 		case 'm':
+		case 'e':
 			if (sample_filter_parse(&o.filter, c == 'p' ? SAMPLE_FILTER_PIDS :
 						c == 't' ? SAMPLE_FILTER_TIDS :
 						c == 'c' ? SAMPLE_FILTER_COMMS :
+						c == 'e' ? SAMPLE_FILTER_EVENT :
 						SAMPLE_FILTER_MAX_STACK,
 						opts[option].name, optarg, &err)) {
 				fprintf(stderr, "tephra script: %s\n", err.msg);
@@ -78,6 +88,9 @@ int cmd_script(int argc, char **argv)
 			break;
 		case 'I':
 			o.no_inline = 1;
+			break;
+		case 'S':
+			o.strict = 1;
 			break;
 		case 'q':
 			quiet = 1;

@@ -128,6 +128,15 @@ static int dump_records(struct perf_reader *r, struct tephra_error *err)
 	return rc;
 }
 
+/* The reader's warnings (odd feature sections, AUX data not decoded). */
+static void stat_warn(void *ctx, const char *fmt, va_list ap)
+{
+	(void)ctx;
+	fputs("tephra stat: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
 int cmd_stat(int argc, char **argv)
 {
 	struct stat_options o = { 0 };
@@ -139,7 +148,9 @@ int cmd_stat(int argc, char **argv)
 	if (rc)
 		return rc == 1 ? 0 : rc;
 	ro.unordered = o.unordered;
-	static const struct tephra_report progress = { NULL, show_progress, NULL, NULL };
+	static const struct tephra_report progress = { stat_warn, show_progress, NULL, NULL };
+	static const struct tephra_report quiet = { stat_warn, NULL, NULL, NULL };
+	ro.report = &quiet;
 	if (isatty(2) && !o.records && !o.build_ids)
 		ro.report = &progress; /* progress on a terminal only */
 	if (perf_reader_open(&r, o.path, &ro, &err)) {
@@ -154,7 +165,7 @@ int cmd_stat(int argc, char **argv)
 	else if (o.records)
 		rc = dump_records(r, &err);
 	else
-		rc = report(r, ro.report != NULL, &err);
+		rc = report(r, ro.report == &progress, &err);
 	perf_reader_close(r);
 	if (rc >= 0 && !o.build_ids && !o.records && strcmp(o.path, "-")) {
 		fflush(stdout);

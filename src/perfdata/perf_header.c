@@ -286,6 +286,9 @@ int perf_header_parse_feature(struct perf_reader *r, unsigned bit, const uint8_t
 	case PERF_FEAT_CMDLINE: return parse_cmdline(r, p, n, off, err);
 	case PERF_FEAT_EVENT_DESC: return parse_event_desc(r, p, n, off, err);
 	case PERF_FEAT_BUILD_ID: return parse_build_ids(r, p, n, off, err);
+	case PERF_FEAT_TRACING_DATA:
+		perf_header_tracing_data(r, p, n, off);
+		return 0;
 	default:
 		return 0; /* other features are not needed: skipped by their size */
 	}
@@ -308,6 +311,11 @@ int perf_header_read_file(struct perf_reader *r, struct tephra_error *err)
 	if (magic == PERF_MAGIC2_SWAPPED) {
 		tephra_error_at(err, r->path, 0, "perf.data written on a machine of the other "
 				"endianness (byte-swapped magic); tephra reads only native-endian files");
+		return -1;
+	}
+	if (!memcmp(m, "PERFFILE", 8)) {
+		tephra_error_at(err, r->path, 0, "perf.data version 1 (magic PERFFILE), not "
+				"supported: tephra reads version 2 (PERFILE2, perf 2.6.37 and later)");
 		return -1;
 	}
 	if (magic != PERF_MAGIC2) {
@@ -345,11 +353,23 @@ int perf_header_read_file(struct perf_reader *r, struct tephra_error *err)
 				"section (size %" PRIu64 ")", attr_size, attrs_size);
 		return -1;
 	}
-	if (data_off > fsize || data_size > fsize - data_off) {
-		tephra_error_at(err, r->path, 40, "data section (offset 0x%" PRIx64 ", size 0x%"
-				PRIx64 ") runs past the end of the file (0x%" PRIx64 " bytes): "
-				"the file is truncated", data_off, data_size, fsize);
+	if (data_off > fsize) {
+		tephra_error_at(err, r->path, 40, "data section (offset 0x%" PRIx64 ") starts past "
+				"the end of the file (0x%" PRIx64 " bytes): the file is truncated",
+				data_off, fsize);
 		return -1;
+	}
+	if (data_size > fsize - data_off) {
+		if (!r->opts.lenient) {
+			tephra_error_at(err, r->path, 40, "data section (offset 0x%" PRIx64 ", size 0x%"
+					PRIx64 ") runs past the end of the file (0x%" PRIx64 " bytes): "
+					"the file is truncated", data_off, data_size, fsize);
+			return -1;
+		}
+		/* the records up to the end of the file; the feature sections are gone */
+		r->hdr.data_cut = 1;
+		data_size = fsize - data_off;
+		memset(r->hdr.features, 0, sizeof(r->hdr.features));
 	}
 	for (uint64_t a = attrs_off; a < attrs_off + attrs_size; a += attr_size) {
 		uint64_t bytes = attr_size - 16;
@@ -380,9 +400,16 @@ int perf_header_read_file(struct perf_reader *r, struct tephra_error *err)
 
 	if (data_size == 0) {
 		/* perf record writes the sizes and the feature sections when it finishes; a
-		 * file from a killed perf record has neither, and perf reads nothing from it. */
+		 * file from a killed perf record has neither, and perf reads nothing from it.
+		 * Lenient reading takes the records written up to the end of the file. */
 		r->hdr.unfinished = 1;
 		memset(r->hdr.features, 0, sizeof(r->hdr.features));
+		if (r->opts.lenient)
+			r->end = fsize;
+		perf_header_finish_names(r);
+		return 0;
+	}
+	if (r->hdr.data_cut) {
 		perf_header_finish_names(r);
 		return 0;
 	}
@@ -402,15 +429,18 @@ int perf_header_read_file(struct perf_reader *r, struct tephra_error *err)
 		ent = m + feat_off + 16 * k++;
 		sec_off = pb_u64(ent);
 		sec_size = pb_u64(ent + 8);
+		/* an optional section is never a reason to refuse the samples: warn, go on */
 		if (sec_off > fsize || sec_size > fsize - sec_off) {
-			tephra_error_at(err, r->path, (int64_t)(ent - m), "feature section %s (offset 0x%"
-					PRIx64 ", size 0x%" PRIx64 ") runs past the end of the file",
-					perf_feature_name(bit) ? perf_feature_name(bit) : "?",
-					sec_off, sec_size);
-			return -1;
+			tephra_warn(r->opts.report, "warning: %s: offset 0x%tx: feature section %s (offset 0x%"
+				    PRIx64 ", size 0x%" PRIx64 ") runs past the end of the file: "
+				    "ignored", r->path, ent - m,
+				    perf_feature_name(bit) ? perf_feature_name(bit) : "?",
+				    sec_off, sec_size);
+			continue;
 		}
-		if (perf_header_parse_feature(r, bit, m + sec_off, sec_size, (int64_t)sec_off, err))
-			return -1;
+		struct tephra_error ferr;
+		if (perf_header_parse_feature(r, bit, m + sec_off, sec_size, (int64_t)sec_off, &ferr))
+			tephra_warn(r->opts.report, "warning: %s; ignored", ferr.msg);
 	}
 	perf_header_finish_names(r);
 	return 0;
@@ -423,15 +453,73 @@ static const char *const hw_names[] = { "cycles", "instructions", "cache-referen
 	"cache-misses", "branches", "branch-misses", "bus-cycles", "stalled-cycles-frontend",
 	"stalled-cycles-backend", "ref-cycles" };
 
-/* Events without an EVENT_DESC name get the generic name perf would give them. */
+void perf_header_tracing_data(struct perf_reader *r, const uint8_t *p, size_t n, int64_t off)
+{
+	struct tephra_error err;
+
+	if (r->have_tp)
+		tp_formats_free(&r->tp);
+	r->have_tp = 0;
+	if (tp_formats_parse(&r->tp, p, n, &err)) {
+		tephra_warn(r->opts.report, "warning: %s: offset 0x%" PRIx64 ": %s; tracepoint fields are "
+			    "not printed", r->path, (uint64_t)off, err.msg);
+		return;
+	}
+	r->have_tp = 1;
+}
+
+/* The modifiers perf appends to a generic event name ("cpu-clock:ppp", "cycles:u"):
+ * the levels not excluded when some are, p per precise_ip level, and H/G when the
+ * host or guest exclusion differs from its default. */
+static void add_modifiers(char *buf, size_t size, uint64_t flags)
+{
+	int ex_user = flags >> 4 & 1, ex_kernel = flags >> 5 & 1, ex_hv = flags >> 6 & 1;
+	int precise = (int)(flags >> 15 & 3), ex_host = flags >> 19 & 1, ex_guest = flags >> 20 & 1;
+	int guest_default = 0;
+	char mods[16];
+	size_t n = 0;
+
+	if (ex_user || ex_kernel || ex_hv) {
+		if (!ex_kernel)
+			mods[n++] = 'k';
+		if (!ex_user)
+			mods[n++] = 'u';
+		if (!ex_hv)
+			mods[n++] = 'h';
+		guest_default = 1;
+	}
+	if (precise) {
+		for (int i = 0; i < precise; i++)
+			mods[n++] = 'p';
+		guest_default = 1;
+	}
+	if (ex_host || ex_guest == guest_default) {
+		if (!ex_host)
+			mods[n++] = 'H';
+		if (!ex_guest)
+			mods[n++] = 'G';
+	}
+	mods[n] = 0;
+	if (n)
+		snprintf(buf + strlen(buf), size - strlen(buf), ":%s", mods);
+}
+
+/* Events without an EVENT_DESC name get the name perf would give them: a tracepoint's
+ * "system:name" from the tracing data, else the generic one with its modifiers. */
 void perf_header_finish_names(struct perf_reader *r)
 {
 	for (size_t i = 0; i < r->nr_descs; i++) {
 		struct perf_event_desc *d = &r->descs[i];
 		char buf[64];
 
+		if (d->attr.type == PERF_ATTR_TYPE_TRACEPOINT && r->have_tp)
+			d->tp = tp_formats_find(&r->tp, d->attr.config);
 		if (d->name)
 			continue;
+		if (d->tp) {
+			d->name = xstrdup(d->tp->full_name);
+			continue;
+		}
 		if (d->attr.type == 1 && d->attr.config < sizeof(sw_names) / sizeof(sw_names[0]))
 			snprintf(buf, sizeof(buf), "%s", sw_names[d->attr.config]);
 		else if (d->attr.type == 0 && d->attr.config < sizeof(hw_names) / sizeof(hw_names[0]))
@@ -439,6 +527,9 @@ void perf_header_finish_names(struct perf_reader *r)
 		else
 			snprintf(buf, sizeof(buf), "unknown attr type: %" PRIu32 " config: 0x%" PRIx64,
 				 d->attr.type, d->attr.config);
+		if (d->attr.type <= 1 && d->attr.config < (d->attr.type ? sizeof(sw_names) /
+		    sizeof(sw_names[0]) : sizeof(hw_names) / sizeof(hw_names[0])))
+			add_modifiers(buf, sizeof(buf), d->attr.flags);
 		d->name = xstrdup(buf);
 	}
 }
@@ -463,5 +554,9 @@ void perf_header_release(struct perf_reader *r)
 	}
 	free(r->descs);
 	free(r->id_map);
+	if (r->have_tp)
+		tp_formats_free(&r->tp);
+	free(r->tracing_blob);
+	free(r->held_rec);
 	free(r->samples_by_event);
 }

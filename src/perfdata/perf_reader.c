@@ -122,12 +122,25 @@ static uint64_t trailing_payload(const uint8_t *rec, size_t size)
 	return 0;
 }
 
+/* The tracing data that follows a HEADER_TRACING_DATA record (pipe mode), kept for the
+ * record's handler: N bytes at P replace (or, with APPEND, extend) what is kept. */
+static void keep_tracing_blob(struct perf_reader *r, const uint8_t *p, size_t n, int append)
+{
+	if (!append)
+		r->tracing_blob_len = 0;
+	r->tracing_blob = xrealloc(r->tracing_blob, r->tracing_blob_len + n + 1);
+	if (n)
+		memcpy(r->tracing_blob + r->tracing_blob_len, p, n);
+	r->tracing_blob_len += n;
+}
+
 /* The next record of the input: 1 with REC/SIZE/OFF (REC valid until the next call),
  * 0 at the end, -1 on error. */
 static int read_record(struct perf_reader *r, const uint8_t **rec, size_t *size, int64_t *off,
 		       struct tephra_error *err)
 {
 	uint64_t extra;
+	int tracing;
 
 	if (r->input == PERF_INPUT_MAPPED) {
 		if (r->pos >= r->end)
@@ -157,8 +170,12 @@ static int read_record(struct perf_reader *r, const uint8_t **rec, size_t *size,
 					"after the record runs past the end of the data", extra);
 			return -1;
 		}
+		if (pb_u32(*rec) == PERF_REC_HEADER_TRACING_DATA)
+			keep_tracing_blob(r, r->map + r->pos + *size, (size_t)extra, 0);
 		r->pos += *size + extra;
 		r->stats.bytes_read += *size + extra;
+		if (pb_u32(*rec) == PERF_REC_AUXTRACE)
+			r->stats.aux_bytes += extra;
 		return 1;
 	}
 
@@ -187,6 +204,20 @@ static int read_record(struct perf_reader *r, const uint8_t **rec, size_t *size,
 	*rec = r->sbuf + r->sbuf_start;
 	*off = (int64_t)r->stream_off;
 	extra = trailing_payload(*rec, *size);
+	if (extra) {
+		/* filling the buffer for the payload may move the record: hold a copy */
+		if (r->held_cap < *size) {
+			r->held_cap = *size;
+			r->held_rec = xrealloc(r->held_rec, r->held_cap);
+		}
+		memcpy(r->held_rec, *rec, *size);
+		*rec = r->held_rec;
+	}
+	tracing = pb_u32(*rec) == PERF_REC_HEADER_TRACING_DATA;
+	if (pb_u32(*rec) == PERF_REC_AUXTRACE)
+		r->stats.aux_bytes += extra;
+	if (tracing)
+		keep_tracing_blob(r, NULL, 0, 0);
 	stream_consume(r, *size);
 	while (extra) {
 		size_t chunk = extra < 65536 ? (size_t)extra : 65536;
@@ -198,6 +229,8 @@ static int read_record(struct perf_reader *r, const uint8_t **rec, size_t *size,
 					"payload of the record at 0x%" PRIx64, (uint64_t)*off);
 			return -1;
 		}
+		if (tracing)
+			keep_tracing_blob(r, r->sbuf + r->sbuf_start, chunk, 1);
 		stream_consume(r, chunk);
 		extra -= chunk;
 	}
@@ -343,16 +376,22 @@ static int handle_user_record(struct perf_reader *r, const uint8_t *rec, size_t 
 			tephra_error_at(err, r->path, off, "PERF_RECORD_HEADER_FEATURE: record too short");
 			return -1;
 		}
-		if (pb_u64(rec + 8) < 256 &&
-		    perf_header_parse_feature(r, (unsigned)pb_u64(rec + 8), rec + 16, size - 16,
-					      off + 16, err))
-			return -1;
+		if (pb_u64(rec + 8) < 256) {
+			/* an optional section is never a reason to refuse the samples */
+			struct tephra_error ferr;
+			if (perf_header_parse_feature(r, (unsigned)pb_u64(rec + 8), rec + 16, size - 16,
+						      off + 16, &ferr))
+				tephra_warn(r->opts.report, "warning: %s; ignored", ferr.msg);
+		}
 		if (pb_u64(rec + 8) < 256)
 			r->hdr.features[pb_u64(rec + 8) / 64] |= 1ULL << (pb_u64(rec + 8) % 64);
 		break;
 	case PERF_REC_HEADER_BUILD_ID:
 		if (perf_header_add_build_id(r, rec, size, off, err))
 			return -1;
+		break;
+	case PERF_REC_HEADER_TRACING_DATA:
+		perf_header_tracing_data(r, r->tracing_blob, r->tracing_blob_len, off + (int64_t)size);
 		break;
 	default:
 		break;
@@ -370,6 +409,7 @@ static int handle_record(struct perf_reader *r, const uint8_t *rec, size_t size,
 
 	if (type < sizeof(r->stats.nr_records) / sizeof(r->stats.nr_records[0]))
 		r->stats.nr_records[type]++;
+	r->stats.nr_records_total++;
 	if (!perf_record_type_name(type))
 		r->stats.nr_unknown_records++;
 	if (type == PERF_REC_COMPRESSED || type == PERF_REC_COMPRESSED2) {
@@ -608,6 +648,53 @@ static int peek_type(struct perf_reader *r, uint32_t *type, struct tephra_error 
 	return 1;
 }
 
+/* What the reader says once the input is used up: the AUX bytes it did not decode, and
+ * how a killed or cut recording was read. */
+static void report_end(struct perf_reader *r)
+{
+	if (r->stats.aux_bytes)
+		tephra_warn(r->opts.report, "warning: %s: %" PRIu64 " bytes of AUX area data (hardware "
+			    "trace: intel_pt, cs_etm, arm_spe, ...) not decoded; `perf script "
+			    "--itrace` can synthesize samples from them", r->path, r->stats.aux_bytes);
+	if (r->stats.damaged)
+		return;
+	if (r->hdr.unfinished && r->opts.lenient)
+		tephra_warn(r->opts.report, "warning: %s: data size 0 in the header: perf record did not "
+			    "finish (killed?); read the records up to the end of the file (offset "
+			    "0x%" PRIx64 ")", r->path, r->pos);
+	else if (r->hdr.data_cut)
+		tephra_warn(r->opts.report, "warning: %s: the file is cut short (the header's data section "
+			    "ends past it); read the records up to the end of the file (offset 0x%"
+			    PRIx64 ")", r->path, r->pos);
+}
+
+/* Lenient reading: the input is damaged at ERR; what was read before it stays. */
+static void end_at_damage(struct perf_reader *r, const struct tephra_error *err)
+{
+	tephra_warn(r->opts.report, "warning: %s; %s%" PRIu64 " records before it are kept, the rest "
+		    "is not read", err->msg, r->hdr.unfinished ? "perf record did not finish "
+		    "(data size 0 in the header); the " : r->hdr.data_cut ? "the file is cut "
+		    "short; the " : "the ", r->stats.nr_records_total);
+	r->stats.damaged = 1;
+	due_into_fifo(r);
+	perf_ordered_queue_close_all(&r->queue);
+	r->at_eof = 1;
+	report_end(r);
+}
+
+/* pump(), but damaged input ends the reading when the reader is lenient. */
+static int pump_lenient(struct perf_reader *r, struct tephra_error *err)
+{
+	int rc = pump(r, err);
+	if (rc < 0 && r->opts.lenient) {
+		end_at_damage(r, err);
+		return 0;
+	}
+	if (rc == 0 && r->at_eof)
+		report_end(r);
+	return rc;
+}
+
 /* Pipe mode: the attrs and features come as records before the first data record. */
 static int read_pipe_header_records(struct perf_reader *r, struct tephra_error *err)
 {
@@ -623,8 +710,10 @@ static int read_pipe_header_records(struct perf_reader *r, struct tephra_error *
 		    type != PERF_REC_HEADER_FEATURE && type != PERF_REC_HEADER_TRACING_DATA &&
 		    type != PERF_REC_HEADER_BUILD_ID)
 			break;
-		if (pump(r, err) < 0)
+		if (pump_lenient(r, err) < 0)
 			return -1;
+		if (r->at_eof)
+			break;
 	}
 	perf_header_finish_names(r);
 	return 0;
@@ -761,6 +850,11 @@ fail:
 	return -1;
 }
 
+const struct tp_formats *perf_reader_tracepoints(const struct perf_reader *r)
+{
+	return r->have_tp ? &r->tp : NULL;
+}
+
 const struct perf_header_info *perf_reader_header(const struct perf_reader *r)
 {
 	return &r->hdr;
@@ -790,24 +884,31 @@ int perf_reader_next(struct perf_reader *r, struct perf_event *ev, struct tephra
 			*err = r->saved_err;
 		return -1;
 	}
-	if (r->current.owned)
-		free((void *)r->current.rec);
-	memset(&r->current, 0, sizeof(r->current));
-	while (r->ready_head == r->ready_len && !r->queue.due) {
-		int rc;
+	for (;;) {
+		if (r->current.owned)
+			free((void *)r->current.rec);
+		memset(&r->current, 0, sizeof(r->current));
+		while (r->ready_head == r->ready_len && !r->queue.due) {
+			int rc;
 
-		if (r->at_eof)
-			return 0;
-		rc = pump(r, &r->saved_err);
-		if (rc < 0)
+			if (r->at_eof)
+				return 0;
+			rc = pump_lenient(r, &r->saved_err);
+			if (rc < 0)
+				goto fail;
+		}
+		q = r->ready_head < r->ready_len ? &r->ready[r->ready_head++] :
+			perf_ordered_queue_take(&r->queue);
+		r->current = *q;
+		if (!perf_record_decode(r, q->rec, q->size, q->desc_index, ev, q->file_offset,
+					&r->saved_err))
+			break;
+		if (!r->opts.lenient)
 			goto fail;
+		/* a record that does not decode is skipped; the first one is named */
+		if (r->stats.nr_skipped++ == 0)
+			tephra_warn(r->opts.report, "warning: %s; the record is skipped", r->saved_err.msg);
 	}
-	q = r->ready_head < r->ready_len ? &r->ready[r->ready_head++] :
-		perf_ordered_queue_take(&r->queue);
-	r->current = *q;
-	if (perf_record_decode(r, q->rec, q->size, q->desc_index, ev, q->file_offset,
-			       &r->saved_err))
-		goto fail;
 	ev->in_compressed = q->in_compressed;
 	return 1;
 fail:

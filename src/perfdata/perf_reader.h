@@ -136,10 +136,23 @@ struct perf_attr {
 };
 #define PERF_ATTR_FLAG_FREQ (1ULL << 10)
 #define PERF_ATTR_FLAG_SAMPLE_ID_ALL (1ULL << 18)
+#define PERF_ATTR_TYPE_TRACEPOINT 2 /* perf_event_attr.type */
+
+/* read_format bits: the layout of a sample's READ block */
+#define PERF_FORMAT_TOTAL_TIME_ENABLED (1ULL << 0)
+#define PERF_FORMAT_TOTAL_TIME_RUNNING (1ULL << 1)
+#define PERF_FORMAT_ID (1ULL << 2)
+#define PERF_FORMAT_GROUP (1ULL << 3)
+#define PERF_FORMAT_LOST (1ULL << 4)
+
+struct tp_event;
+struct tp_formats;
 
 struct perf_event_desc {
 	struct perf_attr attr;
-	const char *name; /* from EVENT_DESC ("cpu-clock:ppp"), else synthesized as perf does */
+	const char *name; /* from EVENT_DESC ("cpu-clock:ppp"), else from the tracing data
+			   * for tracepoints ("sched:sched_switch"), else synthesized as perf does */
+	const struct tp_event *tp; /* a tracepoint's format (tracepoint/trace_format.h), or NULL */
 	const uint64_t *ids;
 	size_t nr_ids;
 };
@@ -172,7 +185,10 @@ struct perf_header_info {
 	int directory;            /* a perf.data directory (perf record --threads) */
 	unsigned nr_data_files;   /* its data.N files that hold records */
 	int unfinished;           /* data size 0: perf record did not finish (killed); like
-				   * perf, the reader then delivers no records and no features */
+				   * perf, the reader then delivers no records and no features
+				   * (lenient: the records up to the end of the file) */
+	int data_cut;             /* the data section runs past the end of the file (lenient:
+				   * read up to the end of the file) */
 	/* Where things are in the file (0 in pipe mode). */
 	uint64_t file_size;
 	uint64_t data_offset, data_size;
@@ -310,6 +326,13 @@ struct perf_reader;
 
 struct perf_reader_options {
 	int unordered;            /* deliver in file order (no sorting) */
+	/* Damaged input keeps what is whole (as perf does): a stream or file that ends
+	 * inside a record, junk after the last record, a data section cut short or left
+	 * at size 0 by a killed perf record (read to the end of the file), an undecodable
+	 * record (skipped) are one warning each through REPORT, not an error; the reader
+	 * delivers every whole record before the damage and then ends.  Without it the
+	 * first such problem is the error of perf_reader_next. */
+	int lenient;
 	const struct tephra_report *report; /* progress, in bytes of the file (may be NULL) */
 };
 
@@ -324,6 +347,10 @@ int perf_reader_open(struct perf_reader **out, const char *path,
 const struct perf_header_info *perf_reader_header(const struct perf_reader *r);
 size_t perf_reader_nr_events(const struct perf_reader *r);
 const struct perf_event_desc *perf_reader_event(const struct perf_reader *r, size_t i);
+/* The index of the event whose id list holds ID, or -1. */
+long perf_reader_event_by_id(const struct perf_reader *r, uint64_t id);
+/* The tracepoint formats of the recording (NULL when it has no tracing data). */
+const struct tp_formats *perf_reader_tracepoints(const struct perf_reader *r);
 
 /* Delivers the next record (after decompression and ordering).  Returns 1 with EV
  * filled, 0 at the end, -1 with ERR on bad input (events delivered before stay valid
@@ -333,6 +360,7 @@ int perf_reader_next(struct perf_reader *r, struct perf_event *ev, struct tephra
 /* Statistics gathered while reading (for `tephra stat` and the quality report). */
 struct perf_reader_stats {
 	uint64_t nr_records[128];
+	uint64_t nr_records_total;  /* every record read (decompressed ones included) */
 	uint64_t nr_lost;          /* sum of LOST.lost */
 	uint64_t nr_lost_samples;  /* sum of LOST_SAMPLES.lost */
 	uint64_t nr_unknown_records;
@@ -342,6 +370,9 @@ struct perf_reader_stats {
 	uint64_t nr_out_of_order;            /* timestamps below an already flushed one */
 	uint64_t nr_rounds;                  /* FINISHED_ROUND flushes */
 	uint64_t max_queued;                 /* most records held by the ordering queue */
+	uint64_t aux_bytes;                  /* AUXTRACE payload bytes (hardware traces), not decoded */
+	int damaged;                         /* lenient: damage was warned about */
+	uint64_t nr_skipped;                 /* lenient: undecodable records skipped */
 };
 const struct perf_reader_stats *perf_reader_stats(const struct perf_reader *r);
 

@@ -9,6 +9,7 @@
 
 #include "perfdata/perf_ordered_queue.h"
 #include "perfdata/perf_reader.h"
+#include "tracepoint/trace_format.h"
 
 /* Where the reader gets its bytes from. */
 enum perf_input_kind {
@@ -92,6 +93,15 @@ struct perf_reader {
 	struct tephra_error saved_err;
 
 	struct perf_reader_stats stats;
+
+	/* tracepoint formats (TRACING_DATA feature, or the pipe-mode record's payload) */
+	struct tp_formats tp;
+	int have_tp;
+	uint8_t *held_rec;       /* STREAM: a record followed by a payload, copied out of
+				  * sbuf before the payload is read */
+	size_t held_cap;
+	uint8_t *tracing_blob;   /* the payload of the last HEADER_TRACING_DATA record */
+	size_t tracing_blob_len;
 };
 
 /* perf_header.c */
@@ -103,6 +113,9 @@ int perf_header_add_attr(struct perf_reader *r, const uint8_t *attr, size_t attr
 int perf_header_add_build_id(struct perf_reader *r, const uint8_t *rec, size_t size,
 			     int64_t off, struct tephra_error *err);
 void perf_header_finish_names(struct perf_reader *r);
+/* Parses a TRACING_DATA blob into r->tp; a blob that does not parse is a warning (the
+ * samples are still read; tracepoint fields are then not printed). */
+void perf_header_tracing_data(struct perf_reader *r, const uint8_t *p, size_t n, int64_t off);
 void perf_header_release(struct perf_reader *r);
 
 /* perf_dir.c */

@@ -10,11 +10,6 @@
 #include "perfdata/perf_bytes.h"
 #include "perfdata/perf_reader_internal.h"
 
-#define READ_FORMAT_TOTAL_TIME_ENABLED (1ULL << 0)
-#define READ_FORMAT_TOTAL_TIME_RUNNING (1ULL << 1)
-#define READ_FORMAT_ID (1ULL << 2)
-#define READ_FORMAT_GROUP (1ULL << 3)
-#define READ_FORMAT_LOST (1ULL << 4)
 
 static uint64_t trailer_size(uint64_t st)
 {
@@ -41,6 +36,11 @@ static int lookup_id(const struct perf_reader *r, uint64_t id)
 			return (int)r->id_map[mid].desc_index;
 	}
 	return -1;
+}
+
+long perf_reader_event_by_id(const struct perf_reader *r, uint64_t id)
+{
+	return lookup_id(r, id);
 }
 
 long perf_record_desc_index(const struct perf_reader *r, const uint8_t *rec, size_t size)
@@ -174,10 +174,10 @@ static int decode_sample(const struct perf_reader *r, const struct perf_attr *a,
 		uint64_t rf = a->read_format, per_value, fixed, n = 1;
 		const uint8_t *start = c.p;
 
-		per_value = 8 * (1 + !!(rf & READ_FORMAT_ID) + !!(rf & READ_FORMAT_LOST));
-		fixed = 8 * (!!(rf & READ_FORMAT_TOTAL_TIME_ENABLED) +
-			     !!(rf & READ_FORMAT_TOTAL_TIME_RUNNING));
-		if (rf & READ_FORMAT_GROUP) {
+		per_value = 8 * (1 + !!(rf & PERF_FORMAT_ID) + !!(rf & PERF_FORMAT_LOST));
+		fixed = 8 * (!!(rf & PERF_FORMAT_TOTAL_TIME_ENABLED) +
+			     !!(rf & PERF_FORMAT_TOTAL_TIME_RUNNING));
+		if (rf & PERF_FORMAT_GROUP) {
 			n = pb_get_u64(&c);
 			if (!c.bad && n > pb_left(&c) / per_value)
 				c.bad = 1;

@@ -73,19 +73,6 @@ struct fold_run {
 	size_t nr_pending, cap_pending;   /* in words */
 };
 
-static int event_matches(const char *want, const char *name)
-{
-	if (!name)
-		return 0;
-	if (!strcmp(want, name))
-		return 1;
-	/* "cpu-clock" also selects "cpu-clock:ppp" */
-	size_t n = strlen(want);
-	return !strncmp(want, name, n) && name[n] == ':';
-}
-
-#define PERF_ATTR_TYPE_TRACEPOINT 2 /* perf_event_attr.type */
-
 static uint64_t sample_weight(const struct perf_fold_options *o, const struct perf_session_sample *ps)
 {
 	const struct perf_sample *s = ps->sample;
@@ -146,17 +133,18 @@ static size_t resolve_sample(struct fold_run *r, const struct perf_session_sampl
 	return n;
 }
 
-/* Which samples are folded: only one event, the first one seen (stackcollapse-perf.pl
- * keeps the first event of perf script's text) or the one asked for. */
+/* Which samples are folded: the --event asked for (chosen by the session), else only
+ * one event, the first one seen (stackcollapse-perf.pl keeps the first event of perf
+ * script's text). */
 static int keep_sample(struct fold_run *r, const struct perf_session_sample *ps)
 {
+	if (r->o->filter.event)
+		return 1; /* --event: the session passes only that event's samples */
 	/* A tracepoint's header line ends with its fields, not "event:", so the script
 	 * neither filters it nor takes it as the first event (and weighs it 1). */
 	if (ps->desc->attr.type == PERF_ATTR_TYPE_TRACEPOINT)
 		return 1;
 	if (!r->have_event) {
-		if (r->o->event && !event_matches(r->o->event, ps->desc->name))
-			return 0;
 		r->have_event = 1;
 		r->event_index = ps->event_index;
 	}
@@ -663,8 +651,12 @@ static int run_open(struct fold_run *r, struct perf_session *s, const char *path
 		syms->no_demangle = 1;
 		use = syms;
 	}
-	if (perf_session_open(s, path, use, o->report, err))
+	if (perf_session_open(s, path, use, o->report, o->strict, err))
 		return -1;
+	if (o->strict && perf_session_refuse_unfinished(s, err)) {
+		perf_session_close(s);
+		return -1;
+	}
 	run_init(r, o, t, s);
 	r->demangle_full = full;
 	s->max_stack = r->max_stack;

@@ -37,9 +37,10 @@ struct perf_fold_info {
 };
 
 struct perf_fold_options {
-	/* Fold only samples of this event (its perf script name, e.g. "cpu-clock:ppp" or
-	 * "cpu-clock"); NULL = the event of the first sample, as
-	 * stackcollapse-perf.pl picks the first event it sees. */
+	/* --from-text only: fold only samples of this event, as stackcollapse-perf.pl's
+	 * --event-filter.  On perf.data, --event is filter.event (sample_filter.h); with
+	 * neither, the event of the first sample, as stackcollapse-perf.pl picks the first
+	 * event it sees (tracepoint samples folded with it). */
 	const char *event;
 	enum perf_fold_weight weight;
 	enum fold_root_mode root;  /* comm, comm-PID, comm-PID/TID (stackcollapse --pid/--tid) */
@@ -52,7 +53,8 @@ struct perf_fold_options {
 	int srcline;               /* append ":file:line" (DWARF) to user frames' names */
 	struct sample_filter filter; /* perf script's --pid/--tid/--comms/--max-stack */
 	const struct symbol_options *symbols; /* NULL = defaults */
-	const struct tephra_report *report; /* the reading's progress (NULL: none) */
+	const struct tephra_report *report; /* the reading's progress and warnings (NULL: none) */
+	int strict;                /* --strict: damaged input is an error (perf_session_open) */
 	/* perf_fold_file: where to print the short stack-quality block of a DWARF
 	 * recording (quality/stack_quality.h), headed QUALITY_WHO; NULL = nowhere */
 	FILE *quality;

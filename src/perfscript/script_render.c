@@ -4,9 +4,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/strbuf.h"
 #include "base/xalloc.h"
 #include "perfscript/out_writer.h"
 #include "quality/script_quality.h"
+#include "tracepoint/tp_print.h"
 
 static const struct {
 	const char *name;
@@ -16,7 +18,7 @@ static const struct {
 	{ "cpu", SCRIPT_CPU },     { "time", SCRIPT_TIME },     { "event", SCRIPT_EVENT },
 	{ "ip", SCRIPT_IP },       { "sym", SCRIPT_SYM },       { "dso", SCRIPT_DSO },
 	{ "symoff", SCRIPT_SYMOFF }, { "period", SCRIPT_PERIOD },
-	{ "srcline", SCRIPT_SRCLINE },
+	{ "srcline", SCRIPT_SRCLINE }, { "trace", SCRIPT_TRACE },
 };
 
 int script_parse_fields(struct script_options *o, const char *arg, struct tephra_error *err)
@@ -53,8 +55,6 @@ int script_parse_fields(struct script_options *o, const char *arg, struct tephra
 	return 0;
 }
 
-#define PERF_ATTR_TYPE_TRACEPOINT 2 /* perf_event_attr.type */
-
 struct field_need {
 	unsigned field;
 	uint64_t sample_bit;
@@ -81,6 +81,7 @@ struct render {
 	size_t max_stack;
 	struct script_quality *quality; /* NULL: no block */
 	struct printed_frame *printed;  /* per frame of a new stack: how it printed */
+	struct strbuf trace_text;       /* a tracepoint sample's fields */
 	int failed;
 	struct tephra_error *err;
 };
@@ -97,19 +98,21 @@ static int compute_fields(struct render *r, struct perf_session *s, size_t index
 			break;
 		}
 	}
+	unsigned defaults = SCRIPT_DEFAULT_FIELDS & ~SCRIPT_TRACE;
 	if (d->attr.type == PERF_ATTR_TYPE_TRACEPOINT) {
-		/* perf prints a tracepoint's fields through the recorded format strings
-		 * (libtraceevent); printing them otherwise would not be perf's text */
-		tephra_error_set(r->err,
-				 "event '%s' is a tracepoint: tephra script does not print tracepoint "
-				 "fields (use perf script; tephra fold folds it)",
-				 d->name ? d->name : "?");
-		return -1;
+		/* perf's tracepoint defaults; the symbols only when a tracepoint has callchains */
+		defaults = SCRIPT_TRACEPOINT_FIELDS;
+		for (size_t i = 0; i < r->nr_events; i++) {
+			const struct perf_event_desc *e = perf_reader_event(s->reader, i);
+			if (e->attr.type == PERF_ATTR_TYPE_TRACEPOINT &&
+			    (e->attr.sample_type & PERF_ST_CALLCHAIN))
+				defaults |= SCRIPT_IP | SCRIPT_SYM | SCRIPT_SYMOFF | SCRIPT_DSO;
+		}
 	}
 	uint64_t st = first->attr.sample_type;
 	const struct script_options *o = r->o;
 	unsigned user = o->fields_set ? o->fields : o->fields_add;
-	unsigned f = o->fields_set ? o->fields : ((SCRIPT_DEFAULT_FIELDS | o->fields_add) & ~o->fields_remove);
+	unsigned f = o->fields_set ? o->fields : ((defaults | o->fields_add) & ~o->fields_remove);
 	for (size_t i = 0; i < sizeof(needs) / sizeof(needs[0]); i++) {
 		if (!(f & needs[i].field) || (st & needs[i].sample_bit))
 			continue;
@@ -259,6 +262,24 @@ static size_t put_inlines(struct render *r, struct perf_session *s, unsigned f, 
 	return k;
 }
 
+/* A tracepoint's %ps/%pS: kernel addresses named as the kernel's frames are. */
+struct kernel_namer {
+	struct perf_session *s;
+	const struct thread *thread;
+};
+
+static const char *kernel_name(void *ctx, uint64_t addr, uint64_t *offset)
+{
+	struct kernel_namer *k = ctx;
+	struct frame fr;
+	frame_resolve_sample_ip(&k->s->resolver, k->thread, PERF_MISC_KERNEL, addr, &fr);
+	const struct dso_symbol *sym = frame_symbol(&k->s->resolver, &fr);
+	if (!sym)
+		return NULL;
+	*offset = fr.addr - sym->start;
+	return sym->name;
+}
+
 static int on_sample(void *arg, struct perf_session *s, const struct perf_session_sample *ps)
 {
 	struct render *r = arg;
@@ -338,6 +359,14 @@ static int on_sample(void *arg, struct perf_session *s, const struct perf_sessio
 		out_pad_str(w, ps->desc->name ? ps->desc->name : "[unknown]", r->name_width, 0);
 		out_write(w, ": ", 2);
 	}
+	if ((f & SCRIPT_TRACE) && ps->desc->tp && smp->raw) {
+		strbuf_reset(&r->trace_text);
+		struct kernel_namer namer = { s, ps->thread };
+		struct tp_symbolizer sym = { kernel_name, &namer };
+		tp_print_sample(perf_reader_tracepoints(s->reader), ps->desc->tp, smp->raw,
+				smp->raw_size, &sym, &r->trace_text);
+		out_write(w, r->trace_text.buf, r->trace_text.len);
+	}
 	if (f & SCRIPT_IP) {
 		if (callchain) {
 			out_ch(w, '\n');
@@ -380,8 +409,12 @@ int script_render_file(const char *path, const struct script_options *o, int fd,
 		       struct tephra_error *err)
 {
 	struct perf_session s;
-	if (perf_session_open(&s, path, o->symbols, o->report, err))
+	if (perf_session_open(&s, path, o->symbols, o->report, o->strict, err))
 		return -1;
+	if (o->strict && perf_session_refuse_unfinished(&s, err)) {
+		perf_session_close(&s);
+		return -1;
+	}
 	struct render r = { 0 };
 	r.o = o;
 	r.err = err;
@@ -413,6 +446,7 @@ int script_render_file(const char *path, const struct script_options *o, int fd,
 	out_writer_release(&r.out);
 	free(r.frames);
 	free(r.printed);
+	strbuf_release(&r.trace_text);
 	free(r.fields);
 	free(r.ready);
 	perf_session_close(&s);

@@ -6,7 +6,8 @@
  * without callchains, " %16lx sym+0xoff (dso)" on the same line.  Fields follow perf's -F
  * rules: by default comm,tid,cpu,time,period,event,ip,sym,symoff,dso, each dropped
  * silently when the recording lacks it; a field the user asks for that the recording
- * lacks is an error. */
+ * lacks is an error.  Tracepoint events default to comm,tid,cpu,time,event,trace (plus
+ * ip,sym,symoff,dso when a tracepoint has callchains), as perf's defaults per event type. */
 #ifndef TEPHRA_PERFSCRIPT_SCRIPT_RENDER_H
 #define TEPHRA_PERFSCRIPT_SCRIPT_RENDER_H
 
@@ -30,11 +31,14 @@ enum script_field {
 	SCRIPT_SYMOFF = 1 << 9,
 	SCRIPT_PERIOD = 1 << 10,
 	SCRIPT_SRCLINE = 1 << 11,
+	SCRIPT_TRACE = 1 << 12,    /* a tracepoint's fields, through its print fmt */
 };
 
 #define SCRIPT_DEFAULT_FIELDS                                                                \
 	(SCRIPT_COMM | SCRIPT_TID | SCRIPT_CPU | SCRIPT_TIME | SCRIPT_EVENT | SCRIPT_IP |    \
 	 SCRIPT_SYM | SCRIPT_SYMOFF | SCRIPT_DSO | SCRIPT_PERIOD)
+#define SCRIPT_TRACEPOINT_FIELDS                                                             \
+	(SCRIPT_COMM | SCRIPT_TID | SCRIPT_CPU | SCRIPT_TIME | SCRIPT_EVENT | SCRIPT_TRACE)
 
 struct script_options {
 	/* -F: FIELDS replaces the defaults when FIELDS_SET; ADD/REMOVE (-F +x / -F -x)
@@ -45,7 +49,8 @@ struct script_options {
 	int no_inline;           /* --no-inline: unwound frames without their inlined functions */
 	struct sample_filter filter; /* --pid/--tid/--comms/--max-stack */
 	const struct symbol_options *symbols;
-	const struct tephra_report *report; /* the reading's progress (NULL: none) */
+	const struct tephra_report *report; /* the reading's progress and warnings (NULL: none) */
+	int strict;              /* --strict: damaged input is an error (perf_session_open) */
 	/* where to print the short stack-quality block of a DWARF recording after the
 	 * samples (quality/script_quality.h), headed QUALITY_WHO; NULL = nowhere */
 	FILE *quality;

@@ -36,7 +36,7 @@ static int on_sample(void *arg, struct perf_session *s, const struct perf_sessio
 int stack_quality_report_file(const char *path, FILE *out, struct tephra_error *err)
 {
 	struct perf_session s;
-	if (perf_session_open(&s, path, NULL, 0, err))
+	if (perf_session_open(&s, path, NULL, NULL, 1, err))
 		return -1;
 	s.max_stack = PERF_SCRIPT_MAX_STACK;
 	struct quality_pass p = { stack_quality_new(),

@@ -2,7 +2,10 @@
  *
  * Opens the reader (ordered records, pipe mode, compressed files), builds the symbol store
  * and the machine from the non-sample records, and hands each sample that passes the
- * --pid/--tid/--comms filters to a callback with its thread resolved.  Shared by
+ * --pid/--tid/--comms/--event filters to a callback with its thread resolved.  A sample
+ * that reads its counters (PERF_SAMPLE_READ, e.g. group sampling `{a,b}:S`) is handed
+ * over as perf delivers it: once per counter read, as a sample of that counter's event
+ * weighted by the counter's increase since its last read (none when it did not grow).  Shared by
  * `tephra script` and `tephra fold`. */
 #ifndef TEPHRA_SESSION_PERF_SESSION_H
 #define TEPHRA_SESSION_PERF_SESSION_H
@@ -11,6 +14,7 @@
 #include <stdint.h>
 
 #include "base/error.h"
+#include "base/hashmap.h"
 #include "base/report.h"
 #include "machine/machine.h"
 #include "perfdata/perf_reader.h"
@@ -29,6 +33,7 @@ struct perf_session {
 	int progress;        /* progress is being reported */
 	struct sample_unwinder *unwinder; /* DWARF call graphs (NULL: arch not supported) */
 	size_t max_stack;    /* frames unwound per sample (--max-stack; default 127) */
+	struct hashmap read_values; /* PERF_SAMPLE_READ: sample id → its counter's last value */
 };
 
 struct perf_session_sample {
@@ -41,11 +46,18 @@ struct perf_session_sample {
 	int unwound;                         /* its user frames were unwound from DWARF CFI */
 };
 
-/* Opens PATH ("-": standard input), reporting the reading's progress to REPORT (may be
- * NULL).  Returns 0, or -1 with ERR. */
+/* Opens PATH ("-": standard input), reporting the reading's progress and warnings to
+ * REPORT (may be NULL).  Damaged input (a cut stream or file, junk after the last record,
+ * a killed perf record's file) keeps its whole records with one warning, as perf does;
+ * with STRICT it is an error instead (perf_reader_options.lenient; and see
+ * perf_session_refuse_unfinished).  Returns 0, or -1 with ERR. */
 int perf_session_open(struct perf_session *s, const char *path, const struct symbol_options *sym,
-		      const struct tephra_report *report, struct tephra_error *err);
+		      const struct tephra_report *report, int strict, struct tephra_error *err);
 void perf_session_close(struct perf_session *s);
+
+/* --strict: a recording whose header says data size 0 (perf record killed) is an error
+ * (a strict reader, like perf, reads nothing from it).  Returns 0, or -1 with ERR. */
+int perf_session_refuse_unfinished(const struct perf_session *s, struct tephra_error *err);
 
 /* Ends the progress report now (tephra_progress_end: the CLI wipes its progress line),
  * so that what is printed next starts on a line of its own; no more progress is

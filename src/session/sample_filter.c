@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/strbuf.h"
 #include "base/xalloc.h"
 
 /* A comma-separated list of numbers ("1,2,3"; "" is no list).  Returns the number of
@@ -77,6 +78,10 @@ int sample_filter_parse(struct sample_filter *f, enum sample_filter_kind kind, c
 		free_names(f->comms, f->nr_comms);
 		f->nr_comms = parse_names(arg, &f->comms);
 		return 0;
+	case SAMPLE_FILTER_EVENT:
+		free(f->event);
+		f->event = xstrdup(arg);
+		return 0;
 	case SAMPLE_FILTER_MAX_STACK:
 		f->max_stack = atoi(arg);
 		if (f->max_stack <= 0) {
@@ -115,8 +120,52 @@ int sample_filter_keeps(const struct sample_filter *f, const struct thread *t)
 	return 1;
 }
 
+static int name_matches(const char *want, const struct perf_event_desc *d, int exact)
+{
+	size_t n = strlen(want);
+	if (!d->name)
+		return 0;
+	if (exact || d->attr.type == PERF_ATTR_TYPE_TRACEPOINT)
+		return !strcmp(d->name, want);
+	return !strncmp(d->name, want, n) && d->name[n] == ':';
+}
+
+int sample_filter_events(const struct sample_filter *f, const struct perf_reader *r,
+			 const char *path, unsigned char **mask, struct tephra_error *err)
+{
+	size_t n = perf_reader_nr_events(r), found = 0;
+	*mask = NULL;
+	if (!f || !f->event)
+		return 0;
+	*mask = xcalloc(n + 1, 1);
+	for (int exact = 1; exact >= 0 && !found; exact--)
+		for (size_t i = 0; i < n; i++)
+			if (name_matches(f->event, perf_reader_event(r, i), exact)) {
+				(*mask)[i] = 1;
+				found++;
+			}
+	if (found)
+		return 0;
+	/* perf's side-band "dummy" event carries no samples worth naming */
+	struct strbuf names = STRBUF_INIT;
+	for (size_t i = 0; i < n; i++) {
+		const struct perf_event_desc *d = perf_reader_event(r, i);
+		if (!d->name || (d->attr.type == 1 && d->attr.config == 9))
+			continue;
+		strbuf_addstr(&names, names.len ? ", " : "");
+		strbuf_addstr(&names, d->name);
+	}
+	tephra_error_set(err, "%s: no event '%s' in the recording; its events: %s", path,
+			 f->event, names.len ? names.buf : "none");
+	strbuf_release(&names);
+	free(*mask);
+	*mask = NULL;
+	return -1;
+}
+
 void sample_filter_free(struct sample_filter *f)
 {
+	free(f->event);
 	free(f->pids);
 	free(f->tids);
 	free_names(f->comms, f->nr_comms);

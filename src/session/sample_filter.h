@@ -1,6 +1,6 @@
 /* sample_filter.h - which samples of a perf.data file are read, and how many frames of
  * each: perf script's --pid/--tid/--comms/--max-stack (`tephra fold` spells the first two
- * --only-pid/--only-tid, its --pid/--tid being stackcollapse's roots).  The commands fill
+ * --only-pid/--only-tid, its --pid/--tid being stackcollapse's roots), and --event.  The commands fill
  * one with sample_filter_parse; the session applies it (sample_filter_keeps). */
 #ifndef TEPHRA_SESSION_SAMPLE_FILTER_H
 #define TEPHRA_SESSION_SAMPLE_FILTER_H
@@ -10,6 +10,7 @@
 
 #include "base/error.h"
 #include "machine/machine.h"
+#include "perfdata/perf_reader.h"
 
 struct sample_filter {
 	int32_t *pids;     /* keep samples whose thread's pid is listed (NULL: all) */
@@ -19,6 +20,7 @@ struct sample_filter {
 	char **comms;      /* ... whose thread's comm at the sample is listed (NULL: all) */
 	size_t nr_comms;
 	int max_stack;     /* frames per sample; 0 = perf script's default (127) */
+	char *event;       /* only samples of the event perf script names so (NULL: all) */
 };
 
 enum sample_filter_kind {
@@ -26,6 +28,7 @@ enum sample_filter_kind {
 	SAMPLE_FILTER_TIDS,      /* "1,2,3" */
 	SAMPLE_FILTER_COMMS,     /* "name,other name" */
 	SAMPLE_FILTER_MAX_STACK, /* a positive number */
+	SAMPLE_FILTER_EVENT,     /* an event name as perf script prints it */
 };
 
 /* Sets the KIND part of F from ARG, the value of the long option OPTION ("only-pid",
@@ -36,6 +39,13 @@ int sample_filter_parse(struct sample_filter *f, enum sample_filter_kind kind, c
 
 /* Whether a sample of thread T passes F (F NULL: every sample). */
 int sample_filter_keeps(const struct sample_filter *f, const struct thread *t);
+
+/* Which of R's events F's --event selects: a calloc'ed flag per event index in *MASK
+ * (NULL when F selects by no event).  The name matches exactly, or, for events that are
+ * not tracepoints, up to its modifiers ("cpu-clock" selects "cpu-clock:ppp").  Returns 0,
+ * or -1 with ERR naming the events PATH has when none matches. */
+int sample_filter_events(const struct sample_filter *f, const struct perf_reader *r,
+			 const char *path, unsigned char **mask, struct tephra_error *err);
 
 /* Frees what sample_filter_parse allocated, and empties F. */
 void sample_filter_free(struct sample_filter *f);

@@ -140,11 +140,16 @@ if [ -x "${TEPHRA_ASAN:-}" ]; then
 		fail "ASan script -F comm,tid failed: $(head -n 5 "$TEST_TMP/rec-asan.err")"
 	cmp -s <(body "$TEST_TMP/rec--no-inline.err") <(body "$TEST_TMP/rec-asan.err") ||
 		fail "ASan build: the block under -F comm,tid (no frames printed) differs from the printed one's"
-	# a damaged file: an error naming it, no sanitizer report
+	# a damaged file: with --strict an error naming it; without, the whole records and a
+	# warning naming it; no sanitizer report either way
 	head -c $(($(stat -c %s "$TEST_TMP/cut.data") / 2)) "$TEST_TMP/cut.data" >"$TEST_TMP/half.data"
-	"$TEPHRA_ASAN" script "$TEST_TMP/half.data" >/dev/null 2>"$TEST_TMP/half.err" &&
-		fail "ASan script succeeded on a truncated file"
+	"$TEPHRA_ASAN" script --strict "$TEST_TMP/half.data" >/dev/null 2>"$TEST_TMP/half.err" &&
+		fail "ASan script --strict succeeded on a truncated file"
 	grep -q 'Sanitizer\|runtime error' "$TEST_TMP/half.err" && fail "ASan script (truncated): $(head -n 5 "$TEST_TMP/half.err")"
 	grep -q "tephra script: .*half.data" "$TEST_TMP/half.err" || fail "truncated: no error naming the file: $(tail -n 2 "$TEST_TMP/half.err")"
+	"$TEPHRA_ASAN" script "$TEST_TMP/half.data" >/dev/null 2>"$TEST_TMP/half.err" ||
+		fail "ASan script failed on a truncated file: $(head -n 3 "$TEST_TMP/half.err")"
+	grep -q 'Sanitizer\|runtime error' "$TEST_TMP/half.err" && fail "ASan script (truncated): $(head -n 5 "$TEST_TMP/half.err")"
+	grep -q "^warning: .*half.data: .*cut short" "$TEST_TMP/half.err" || fail "truncated: no warning naming the file: $(head -n 2 "$TEST_TMP/half.err")"
 fi
 finish
