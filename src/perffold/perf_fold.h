@@ -16,6 +16,7 @@
 
 #include "base/error.h"
 #include "base/report.h"
+#include "export/export_sink.h"
 #include "fold/fold_naming.h"
 #include "fold/fold_table.h"
 #include "fold/stack_sink.h"
@@ -45,6 +46,10 @@ struct perf_fold_options {
 	 * recording (quality/stack_quality.h), headed QUALITY_WHO; NULL = nowhere */
 	FILE *quality;
 	const char *quality_who;
+	/* perf_fold_file: also describe the threads, frames (objects, addresses, inline
+	 * chains, source lines) and stacks to this sink (export/export_sink.h); a frame
+	 * is one (object, address), its lines the fold's names for it.  NULL: none. */
+	const struct export_sink *export;
 };
 
 /* Folds every selected sample of PATH ("-" = standard input, pipe mode) into OUT
