@@ -50,6 +50,11 @@ static int load_folded(FILE *f, const char *path, struct export_profile *p, cons
 		fprintf(stderr, "%s: %s\n", who, err.msg);
 		return 1;
 	}
+	if (st.bad_lines && !p->nr_stacks) {
+		fprintf(stderr, "%s: %s: no folded stack in it (line %" PRIu64 ": %s)\n", who, path,
+			st.first_bad_line, st.first_bad_why);
+		return 1;
+	}
 	if (st.bad_lines)
 		fprintf(stderr, "%s: %s: warning: ignored %" PRIu64 " line%s; the first, line %" PRIu64
 			": %s\n", who, path, st.bad_lines, st.bad_lines == 1 ? "" : "s",

@@ -36,6 +36,7 @@ static const struct command commands[] = {
 	{ "trace", cmd_trace, "fold an emulator trace (QEMU exec log or PC dump) offline" },
 	{ "symbolize", cmd_symbolize, "name the addresses of a raw folded file" },
 	{ "export", cmd_export, "write a profile as pprof for other tools" },
+	{ "report", cmd_report, "the top functions of a profile, self and total" },
 };
 
 static void usage(FILE *f)

@@ -18,4 +18,25 @@ struct export_write_options {
 int export_write_pprof(const struct export_profile *p, const struct export_write_options *o,
 		       FILE *out, struct tephra_error *err);
 
+enum export_report_key { REPORT_BY_SYM, REPORT_BY_DSO, REPORT_BY_COMM };
+
+struct export_report_options {
+	enum export_report_key key;
+	int sort_total;         /* sort by total (children) weight, else by self */
+	size_t top;             /* rows shown (0: all) */
+	int json;
+	const char *source;     /* the input's name, for the heading */
+};
+
+/* `tephra report`: per function (object, comm) the weight of the samples whose leaf is
+ * in it (self) and of those with it anywhere on the stack, once per stack (total), as
+ * `perf report --no-children` / `--children` count them; a function is the containing
+ * (not inlined) one of a frame, as perf report's sym key.  Returns 0, or -1 with ERR. */
+int export_write_report(const struct export_profile *p, const struct export_report_options *o,
+			FILE *out, struct tephra_error *err);
+
+/* Writes S (LEN bytes) as a JSON string, quotes included; bytes that are not valid
+ * UTF-8 become U+FFFD. */
+void export_json_string(FILE *out, const char *s, size_t len);
+
 #endif
