@@ -20,12 +20,13 @@ static void usage(FILE *f)
 		"'-' for standard input) as FORMAT, keeping what FILE has: threads, objects,\n"
 		"addresses, inline chains and source lines (folded text: names only).\n\n"
 		"  -f, --format FORMAT    pprof (gzip-compressed profile.proto: go tool pprof,\n"
-		"                         Pyroscope, Parca)\n"
+		"                         Pyroscope, Parca), callgrind (KCachegrind,\n"
+		"                         callgrind_annotate)\n"
 		"  -o, --output OUT       the file to write ('-': standard output)\n"
 		EXPORT_SOURCE_HELP);
 }
 
-enum export_format { FORMAT_PPROF };
+enum export_format { FORMAT_PPROF, FORMAT_CALLGRIND };
 
 int cmd_export(int argc, char **argv)
 {
@@ -69,8 +70,10 @@ int cmd_export(int argc, char **argv)
 	enum export_format fmt;
 	if (!strcmp(format, "pprof")) {
 		fmt = FORMAT_PPROF;
+	} else if (!strcmp(format, "callgrind")) {
+		fmt = FORMAT_CALLGRIND;
 	} else {
-		fprintf(stderr, WHO ": unknown format '%s' (pprof)\n", format);
+		fprintf(stderr, WHO ": unknown format '%s' (pprof, callgrind)\n", format);
 		goto out;
 	}
 	struct export_profile *p = export_profile_new(0);
@@ -83,7 +86,9 @@ int cmd_export(int argc, char **argv)
 			fprintf(stderr, WHO ": %s: cannot create: %s\n", out_path, strerror(errno));
 			rc = 1;
 		} else {
-			if (fmt == FORMAT_PPROF && export_write_pprof(p, &wo, out, &err)) {
+			int wrc = fmt == FORMAT_PPROF ? export_write_pprof(p, &wo, out, &err)
+							: export_write_callgrind(p, out, &err);
+			if (wrc) {
 				fprintf(stderr, WHO ": %s: %s\n", out_path, err.msg);
 				rc = 1;
 			}

@@ -18,6 +18,10 @@ struct export_write_options {
 int export_write_pprof(const struct export_profile *p, const struct export_write_options *o,
 		       FILE *out, struct tephra_error *err);
 
+/* The callgrind profile format (see callgrind_write.c for how sampled stacks become
+ * self costs and call arcs).  Returns 0, or -1 with ERR. */
+int export_write_callgrind(const struct export_profile *p, FILE *out, struct tephra_error *err);
+
 enum export_report_key { REPORT_BY_SYM, REPORT_BY_DSO, REPORT_BY_COMM };
 
 struct export_report_options {

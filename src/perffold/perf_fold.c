@@ -245,8 +245,11 @@ static void export_frame(struct fold_run *r, size_t i, const struct frame *f,
 		}
 		const char *file;
 		unsigned line;
+		/* files by their last component, as perf prints the inline chain's callers:
+		 * one function, one file name, whichever way its line was found; the
+		 * innermost's from DWARF (perf's own text may name the unit's file) */
 		if (k == 0 && user && !dso_srcline(f->obj->dso, f->addr, &file, &line)) {
-			lines[k].file = file;
+			lines[k].file = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
 			lines[k].line = line;
 		} else if (src) {
 			const char *colon = strrchr(src, ':');
