@@ -21,12 +21,13 @@ static void usage(FILE *f)
 		"addresses, inline chains and source lines (folded text: names only).\n\n"
 		"  -f, --format FORMAT    pprof (gzip-compressed profile.proto: go tool pprof,\n"
 		"                         Pyroscope, Parca), callgrind (KCachegrind,\n"
-		"                         callgrind_annotate)\n"
+		"                         callgrind_annotate), speedscope (JSON: a profile per\n"
+		"                         thread, samples in time order)\n"
 		"  -o, --output OUT       the file to write ('-': standard output)\n"
 		EXPORT_SOURCE_HELP);
 }
 
-enum export_format { FORMAT_PPROF, FORMAT_CALLGRIND };
+enum export_format { FORMAT_PPROF, FORMAT_CALLGRIND, FORMAT_SPEEDSCOPE };
 
 int cmd_export(int argc, char **argv)
 {
@@ -72,11 +73,14 @@ int cmd_export(int argc, char **argv)
 		fmt = FORMAT_PPROF;
 	} else if (!strcmp(format, "callgrind")) {
 		fmt = FORMAT_CALLGRIND;
+	} else if (!strcmp(format, "speedscope")) {
+		fmt = FORMAT_SPEEDSCOPE;
 	} else {
-		fprintf(stderr, WHO ": unknown format '%s' (pprof, callgrind)\n", format);
+		fprintf(stderr, WHO ": unknown format '%s' (pprof, callgrind, speedscope)\n", format);
 		goto out;
 	}
-	struct export_profile *p = export_profile_new(0);
+	/* speedscope keeps every sample's time */
+	struct export_profile *p = export_profile_new(fmt == FORMAT_SPEEDSCOPE);
 	struct export_write_options wo = { 0, 0 };
 	rc = export_source_load(path, &o, p, &wo.time_nanos, WHO);
 	if (!rc) {
@@ -86,8 +90,9 @@ int cmd_export(int argc, char **argv)
 			fprintf(stderr, WHO ": %s: cannot create: %s\n", out_path, strerror(errno));
 			rc = 1;
 		} else {
-			int wrc = fmt == FORMAT_PPROF ? export_write_pprof(p, &wo, out, &err)
-							: export_write_callgrind(p, out, &err);
+			int wrc = fmt == FORMAT_PPROF	  ? export_write_pprof(p, &wo, out, &err)
+				  : fmt == FORMAT_CALLGRIND ? export_write_callgrind(p, out, &err)
+							    : export_write_speedscope(p, path, out, &err);
 			if (wrc) {
 				fprintf(stderr, WHO ": %s: %s\n", out_path, err.msg);
 				rc = 1;

@@ -6,7 +6,7 @@
  * o->export) or from folded text (names only), and read by the writers (pprof,
  * speedscope, callgrind, the report).  Frames, functions, mappings and strings are
  * interned, so memory grows with unique stacks and frames, and with samples only when
- * times are kept (16 bytes each). */
+ * times are kept (24 bytes each). */
 #ifndef TEPHRA_EXPORT_EXPORT_PROFILE_H
 #define TEPHRA_EXPORT_EXPORT_PROFILE_H
 

@@ -22,6 +22,12 @@ int export_write_pprof(const struct export_profile *p, const struct export_write
  * self costs and call arcs).  Returns 0, or -1 with ERR. */
 int export_write_callgrind(const struct export_profile *p, FILE *out, struct tephra_error *err);
 
+/* speedscope's file format: one sampled profile per thread, samples in time order
+ * (P made with keep_samples; without threads, folded text: one profile of its stacks),
+ * NAME the file's.  Returns 0, or -1 with ERR. */
+int export_write_speedscope(const struct export_profile *p, const char *name, FILE *out,
+			    struct tephra_error *err);
+
 enum export_report_key { REPORT_BY_SYM, REPORT_BY_DSO, REPORT_BY_COMM };
 
 struct export_report_options {

@@ -2,7 +2,8 @@
 # Hostile input for tephra export's new reader path (folded text) and its output file:
 # every case runs the ASan+UBSan build bounded in time (tests/hostile/lib.sh) and says
 # whether the input is legitimately fine (0), refused with an error naming it (1), or a
-# usage error (2).  The files accepted are read back by go tool pprof when it is here.
+# usage error (2).  Every format and `report --json` run on the accepted inputs; the
+# JSON must parse, and the pprof files are read back by go tool pprof when it is here.
 . "$TOP/tests/hostile/lib.sh"
 T=$TEPHRA_ASAN
 python3 - <<'PY'
@@ -34,6 +35,14 @@ mkdir -p dir.folded
 ok=(good big sums fractions nul noeol crlf empty_frames blank empty utf8 longline deep many)
 for f in "${ok[@]}"; do
 	expect 0 "" "$T" export -f pprof -o "$f.pb.gz" "$f.folded"
+done
+# the other writers and the report on the accepted inputs that differ in kind
+for f in good sums nul empty_frames empty utf8 longline deep many; do
+	expect 0 "" "$T" export -f callgrind -o "$f.cg" "$f.folded"
+	expect 0 "" "$T" export -f speedscope -o "$f.json" "$f.folded"
+	expect 0 "" "$T" report --json -n 0 "$f.folded"
+	python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$f.json" || fail "$f.json is not JSON"
+	python3 -c 'import json, sys; json.load(sys.stdin)' <out.txt || fail "report --json of $f.folded is not JSON"
 done
 for f in nocount binary; do
 	expect 1 "$f.folded" "$T" export -f pprof -o "$f.pb.gz" "$f.folded"
