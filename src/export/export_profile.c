@@ -125,17 +125,36 @@ static void add_stack(struct export_profile *p, uint32_t id, uint32_t thread, co
 	s->samples = samples;
 }
 
-static void sink_stack(void *ctx, uint32_t id, uint32_t thread, const uint32_t *frames, size_t n,
-		       uint64_t weight, uint64_t samples)
+static void sink_stack(void *ctx, uint32_t id, uint32_t thread, const uint32_t *frames, size_t n)
 {
-	add_stack(ctx, id, thread, frames, n, weight, samples);
+	add_stack(ctx, id, thread, frames, n, 0, 0);
+}
+
+static void sink_stack_total(void *ctx, uint32_t id, uint64_t weight, uint64_t samples)
+{
+	struct export_profile *p = ctx;
+	if (id < p->nr_stacks) {
+		p->stacks[id].weight = weight;
+		p->stacks[id].samples = samples;
+	}
 }
 
 static void sink_sample(void *ctx, uint32_t stack, uint64_t weight, uint64_t time)
 {
 	struct export_profile *p = ctx;
+	size_t cap = p->cap_samples;
+	(void)time; /* the order says it */
 	GROW(p->samples, p->nr_samples, p->cap_samples, p->nr_samples + 1);
-	p->samples[p->nr_samples++] = (struct export_sample){ stack, weight, time };
+	if (!p->wide_weights && weight > UINT32_MAX) {
+		p->wide_weights = xmalloc(p->cap_samples * sizeof(*p->wide_weights));
+		for (size_t i = 0; i < p->nr_samples; i++)
+			p->wide_weights[i] = p->samples[i].weight;
+	} else if (p->wide_weights && p->cap_samples != cap) {
+		p->wide_weights = xrealloc(p->wide_weights, p->cap_samples * sizeof(*p->wide_weights));
+	}
+	if (p->wide_weights)
+		p->wide_weights[p->nr_samples] = weight;
+	p->samples[p->nr_samples++] = (struct export_sample){ stack, (uint32_t)weight };
 }
 
 struct export_profile *export_profile_new(int keep_samples)
@@ -171,12 +190,13 @@ void export_profile_free(struct export_profile *p)
 	free(p->stacks);
 	free(p->stack_frames);
 	free(p->samples);
+	free(p->wide_weights);
 	free(p);
 }
 
 struct export_sink export_profile_sink(struct export_profile *p)
 {
-	struct export_sink s = { sink_event, sink_thread, sink_frame, sink_stack,
+	struct export_sink s = { sink_event, sink_thread, sink_frame, sink_stack, sink_stack_total,
 				 p->cap_samples ? sink_sample : NULL, p };
 	return s;
 }

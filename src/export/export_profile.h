@@ -6,7 +6,7 @@
  * o->export) or from folded text (names only), and read by the writers (pprof,
  * speedscope, callgrind, the report).  Frames, functions, mappings and strings are
  * interned, so memory grows with unique stacks and frames, and with samples only when
- * times are kept (24 bytes each). */
+ * they are kept (8 bytes each). */
 #ifndef TEPHRA_EXPORT_EXPORT_PROFILE_H
 #define TEPHRA_EXPORT_EXPORT_PROFILE_H
 
@@ -51,9 +51,11 @@ struct export_stack {
 	uint64_t weight, samples;
 };
 
+/* One sample, in time order (its time is not kept: the order is what the formats
+ * use).  8 bytes: a weight of 2^32 or more sends every weight to wide_weights. */
 struct export_sample {
 	uint32_t stack;
-	uint64_t weight, time;
+	uint32_t weight;
 };
 
 struct export_profile {
@@ -69,6 +71,7 @@ struct export_profile {
 	struct export_stack *stacks;
 	uint32_t *stack_frames;
 	struct export_sample *samples;
+	uint64_t *wide_weights;       /* NULL, or every sample's weight */
 	size_t nr_threads, nr_locs, nr_lines, nr_stacks, nr_stack_frames, nr_samples;
 	size_t cap_threads, cap_funcs, cap_maps, cap_locs, cap_lines, cap_stacks,
 	       cap_stack_frames, cap_samples;
@@ -76,7 +79,7 @@ struct export_profile {
 	struct hashmap folded_stacks; /* folded text: location ids → stack id */
 };
 
-/* KEEP_SAMPLES: keep every sample's time (speedscope); else only the stacks. */
+/* KEEP_SAMPLES: keep every sample in time order (speedscope); else only the stacks. */
 struct export_profile *export_profile_new(int keep_samples);
 void export_profile_free(struct export_profile *p);
 
@@ -87,6 +90,12 @@ struct export_sink export_profile_sink(struct export_profile *p);
 static inline const char *export_string(const struct export_profile *p, uint32_t id)
 {
 	return (const char *)hashmap_entry(&p->strings, id)->key;
+}
+
+/* The weight of sample I. */
+static inline uint64_t export_sample_weight(const struct export_profile *p, size_t i)
+{
+	return p->wide_weights ? p->wide_weights[i] : p->samples[i].weight;
 }
 
 /* Total weight and samples of all stacks. */

@@ -4,9 +4,9 @@
  *
  * The flow is that of a fold: a source interns its samples as stacks (one id per unique
  * stack); it describes each thread, frame and stack once, by dense ids, and hands
- * the samples over as (stack id, weight, time).  Ids are described before the end, but
- * not necessarily before a sample uses them: a consumer keeps ids and resolves them when
- * the source is done. */
+ * the samples over as (stack id, weight, time).  A stack is described after its frames
+ * and before its totals, but not necessarily before a sample uses it: a consumer keeps
+ * ids and resolves them when the source is done. */
 #ifndef TEPHRA_EXPORT_EXPORT_SINK_H
 #define TEPHRA_EXPORT_EXPORT_SINK_H
 
@@ -43,10 +43,11 @@ struct export_sink {
 	void (*thread)(void *ctx, uint32_t id, int32_t pid, int32_t tid, const char *comm);
 	/* Frame ID (dense from 0); the pointers are valid during the call only. */
 	void (*frame)(void *ctx, uint32_t id, const struct export_frame *f);
-	/* Stack ID (dense from 0) of thread THREAD: FRAMES[0..N) frame ids, root first;
-	 * SAMPLES samples weighing WEIGHT in all. */
-	void (*stack)(void *ctx, uint32_t id, uint32_t thread, const uint32_t *frames, size_t n,
-		      uint64_t weight, uint64_t samples);
+	/* Stack ID (dense from 0) of thread THREAD: FRAMES[0..N) frame ids, root first
+	 * (frames described already; valid during the call only). */
+	void (*stack)(void *ctx, uint32_t id, uint32_t thread, const uint32_t *frames, size_t n);
+	/* At the end, for each stack: SAMPLES samples weighing WEIGHT in all. */
+	void (*stack_total)(void *ctx, uint32_t id, uint64_t weight, uint64_t samples);
 	/* One sample of stack STACK, in time order; NULL when the consumer needs no times
 	 * (the source then keeps none). */
 	void (*sample)(void *ctx, uint32_t stack, uint64_t weight, uint64_t time);

@@ -15,19 +15,50 @@ static void json_str(FILE *out, const struct export_profile *p, uint32_t id)
 	export_json_string(out, e->key, e->len);
 }
 
-/* Writes stack S's frames, root first, as a JSON array of function ids. */
-static void write_stack(FILE *out, const struct export_profile *p, const struct export_stack *s)
+/* Stacks as JSON arrays of function ids, root first, each made once (samples repeat
+ * stacks) and kept as text: writing is then one fwrite per sample. */
+struct stack_texts {
+	struct strbuf text;
+	uint64_t *span;          /* per stack: offset << 24 | length, 0 when not made */
+};
+
+static void append_uint(struct strbuf *b, uint32_t v)
 {
-	int first = 1;
-	fputc('[', out);
-	for (size_t k = 0; k < s->n_frames; k++) {
-		const struct export_location *l = &p->locs[p->stack_frames[s->first_frame + k]];
-		for (size_t j = l->n_lines; j-- > 0;) {
-			fprintf(out, first ? "%u" : ",%u", p->lines[l->first_line + j].function);
-			first = 0;
+	char tmp[10];
+	size_t n = 0;
+	do {
+		tmp[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	while (n)
+		strbuf_addch(b, tmp[--n]);
+}
+
+static void write_stack(FILE *out, const struct export_profile *p, struct stack_texts *st,
+			uint32_t id)
+{
+	if (!st->span[id]) {
+		const struct export_stack *s = &p->stacks[id];
+		size_t at = st->text.len;
+		strbuf_addch(&st->text, '[');
+		for (size_t k = 0; k < s->n_frames; k++) {
+			const struct export_location *l = &p->locs[p->stack_frames[s->first_frame + k]];
+			for (size_t j = l->n_lines; j-- > 0;) {
+				if (st->text.len > at + 1)
+					strbuf_addch(&st->text, ',');
+				append_uint(&st->text, p->lines[l->first_line + j].function);
+			}
 		}
+		strbuf_addch(&st->text, ']');
+		size_t len = st->text.len - at;
+		if (len >= (1u << 24)) { /* too long to keep: written as made */
+			fwrite(st->text.buf + at, 1, len, out);
+			st->text.len = at;
+			return;
+		}
+		st->span[id] = (uint64_t)at << 24 | len;
 	}
-	fputc(']', out);
+	fwrite(st->text.buf + (st->span[id] >> 24), 1, st->span[id] & ((1u << 24) - 1), out);
 }
 
 static void profile_head(FILE *out, int first, const char *unit, uint64_t end)
@@ -53,6 +84,7 @@ int export_write_speedscope(const struct export_profile *p, const char *name, FI
 		fputc('}', out);
 	}
 	fputs("]},\"profiles\":[\n", out);
+	struct stack_texts st = { STRBUF_INIT, xcalloc(p->nr_stacks + 1, sizeof(uint64_t)) };
 	if (!p->nr_threads) {
 		/* folded text: no threads, no times: one profile of the stacks as read */
 		uint64_t end = 0;
@@ -64,7 +96,7 @@ int export_write_speedscope(const struct export_profile *p, const char *name, FI
 		for (size_t i = 0; i < p->nr_stacks; i++) {
 			if (i)
 				fputc(',', out);
-			write_stack(out, p, &p->stacks[i]);
+			write_stack(out, p, &st, (uint32_t)i);
 		}
 		fputs("],\"weights\":[", out);
 		for (size_t i = 0; i < p->nr_stacks; i++)
@@ -91,15 +123,15 @@ int export_write_speedscope(const struct export_profile *p, const char *name, FI
 		for (size_t i = 0; i < p->nr_samples; i++) {
 			uint32_t g = group[p->stacks[p->samples[i].stack].thread];
 			start[g + 1]++;
-			end[g] += p->samples[i].weight;
+			end[g] += export_sample_weight(p, i);
 		}
 		for (size_t g = 0; g < ng; g++)
 			start[g + 1] += start[g];
-		size_t *order = xmalloc((p->nr_samples + 1) * sizeof(*order));
+		uint32_t *order = xmalloc((p->nr_samples + 1) * sizeof(*order));
 		size_t *fill = xmalloc((ng + 1) * sizeof(*fill));
 		memcpy(fill, start, (ng + 1) * sizeof(*fill));
 		for (size_t i = 0; i < p->nr_samples; i++)
-			order[fill[group[p->stacks[p->samples[i].stack].thread]]++] = i;
+			order[fill[group[p->stacks[p->samples[i].stack].thread]]++] = (uint32_t)i;
 		int first = 1;
 		for (size_t t = 0; t < ng; t++) {
 			if (start[t] == start[t + 1])
@@ -119,11 +151,12 @@ int export_write_speedscope(const struct export_profile *p, const char *name, FI
 			for (size_t k = start[t]; k < start[t + 1]; k++) {
 				if (k > start[t])
 					fputc(',', out);
-				write_stack(out, p, &p->stacks[p->samples[order[k]].stack]);
+				write_stack(out, p, &st, p->samples[order[k]].stack);
 			}
 			fputs("],\"weights\":[", out);
 			for (size_t k = start[t]; k < start[t + 1]; k++)
-				fprintf(out, k > start[t] ? ",%" PRIu64 : "%" PRIu64, p->samples[order[k]].weight);
+				fprintf(out, k > start[t] ? ",%" PRIu64 : "%" PRIu64,
+					export_sample_weight(p, order[k]));
 			fputs("]}", out);
 		}
 		free(group);
@@ -133,6 +166,8 @@ int export_write_speedscope(const struct export_profile *p, const char *name, FI
 		free(order);
 		free(fill);
 	}
+	strbuf_release(&st.text);
+	free(st.span);
 	fputs("\n]}\n", out);
 	if (ferror(out)) {
 		tephra_error_set(err, "write error");

@@ -67,12 +67,8 @@ struct fold_run {
 	uint64_t *prefetched;    /* prefetch_objects' filter (PREFETCH_FILTER tags) */
 	uint64_t *pending;
 	size_t nr_pending, cap_pending;   /* in words */
-	/* o->export: per stack its sample count and where its frame (name) ids are in
-	 * export_names; the roots told to the sink so far */
+	/* o->export: per stack its sample count; the roots told to the sink so far */
 	uint64_t *stack_count;
-	uint32_t *stack_names;   /* per stack: [offset, count] */
-	uint32_t *export_names;
-	size_t nr_export_names, cap_export_names;
 	uint32_t threads_told;
 };
 
@@ -450,6 +446,12 @@ static void name_stack(struct fold_run *r, size_t i, uint32_t root, const uint64
 		       size_t n)
 {
 	size_t c = key_frames(r, root, addr_key, n, &r->cb_ids, &r->cap_cb_ids);
+	if (r->o->export) {
+		/* its frames are its names (a name the fold drops: a frame without lines),
+		 * its thread its root; the folded ids are not kept (OUT gets no stacks) */
+		r->o->export->stack(r->o->export->ctx, (uint32_t)i, root, r->key_names, n);
+		c = 0;
+	}
 	/* keep the ids in the same pool as the frame names */
 	if (r->nr_frame_ids + c > r->cap_frame_ids) {
 		while (r->nr_frame_ids + c > r->cap_frame_ids)
@@ -460,18 +462,6 @@ static void name_stack(struct fold_run *r, size_t i, uint32_t root, const uint64
 	r->stack_ids[i] = (uint32_t)r->nr_frame_ids;
 	r->stack_lens[i] = (uint32_t)c;
 	r->nr_frame_ids += c;
-	if (r->o->export) {
-		if (r->nr_export_names + n > r->cap_export_names) {
-			while (r->nr_export_names + n > r->cap_export_names)
-				r->cap_export_names = r->cap_export_names ? r->cap_export_names * 2 : 4096;
-			r->export_names = xrealloc(r->export_names,
-						   r->cap_export_names * sizeof(*r->export_names));
-		}
-		r->stack_names[2 * i] = (uint32_t)r->nr_export_names;
-		r->stack_names[2 * i + 1] = (uint32_t)n;
-		memcpy(r->export_names + r->nr_export_names, r->key_names, n * sizeof(*r->key_names));
-		r->nr_export_names += n;
-	}
 	if (r->quality)
 		classify_stack(r, i, addr_key, n);
 }
@@ -547,8 +537,6 @@ static size_t sample_stack(struct fold_run *r, const struct perf_session_sample 
 			r->stack_samples = xrealloc(r->stack_samples,
 						    r->cap_stacks * sizeof(*r->stack_samples));
 			r->stack_count = xrealloc(r->stack_count, r->cap_stacks * sizeof(*r->stack_count));
-			r->stack_names = xrealloc(r->stack_names,
-						   2 * r->cap_stacks * sizeof(*r->stack_names));
 		}
 		r->stack_count[i] = 0;
 		int defer = r->defer_names && symbol_store_loading(r->session->store);
@@ -677,8 +665,6 @@ static void run_release(struct fold_run *r)
 	free(r->pending);
 	free(r->prefetched);
 	free(r->stack_count);
-	free(r->stack_names);
-	free(r->export_names);
 	strbuf_release(&r->sb);
 	strbuf_release(&r->text);
 }
@@ -718,14 +704,11 @@ int perf_fold_file(const char *path, const struct perf_fold_options *o, struct f
 	}
 	/* each unique raw stack was named once; the table merges stacks whose names meet */
 	for (size_t i = 0; i < hashmap_count(&r.stacks); i++) {
-		const struct hashmap_entry *e = hashmap_entry(&r.stacks, i);
-		fold_table_add(out, r.frame_ids + r.stack_ids[i], r.stack_lens[i], e->value);
-		/* the stack's frames are its names (a name the fold drops: a frame without
-		 * lines), its thread its root */
-		if (o->export && o->export->stack)
-			o->export->stack(o->export->ctx, (uint32_t)i, (uint32_t)*(const uint64_t *)e->key,
-					 r.export_names + r.stack_names[2 * i], r.stack_names[2 * i + 1],
-					 e->value, r.stack_count[i]);
+		uint64_t weight = hashmap_entry(&r.stacks, i)->value;
+		if (o->export)
+			o->export->stack_total(o->export->ctx, (uint32_t)i, weight, r.stack_count[i]);
+		else
+			fold_table_add(out, r.frame_ids + r.stack_ids[i], r.stack_lens[i], weight);
 	}
 	run_release(&r);
 	perf_session_close(&s);

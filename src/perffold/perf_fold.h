@@ -46,9 +46,10 @@ struct perf_fold_options {
 	 * recording (quality/stack_quality.h), headed QUALITY_WHO; NULL = nowhere */
 	FILE *quality;
 	const char *quality_who;
-	/* perf_fold_file: also describe the threads, frames (objects, addresses, inline
-	 * chains, source lines) and stacks to this sink (export/export_sink.h); a frame
-	 * is one (object, address), its lines the fold's names for it.  NULL: none. */
+	/* perf_fold_file: describe the threads, frames (objects, addresses, inline
+	 * chains, source lines) and stacks to this sink (export/export_sink.h) instead of
+	 * adding the stacks to OUT (which then only interns the frame names); a frame is
+	 * one (object, address), its lines the fold's names for it.  NULL: fold. */
 	const struct export_sink *export;
 };
 

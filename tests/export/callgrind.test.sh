@@ -33,7 +33,7 @@ check fp-inline "$TEST_TMP/fp.data" --inline
 grep -q '^ *[0-9,]* (.*) *recurse.c:descend ' "$TEST_TMP/fp.ann" || fail "fp: no recurse.c:descend row (recursion, source file)"
 
 cc -O2 -g -o "$TEST_TMP/inlines" "$TOP/tests/fold-dwarf/inlines.c" || exit 1
-record "$TEST_TMP/dw.data" -e cpu-clock --call-graph dwarf -D 20 -- "$TEST_TMP/inlines" 1000000
+record "$TEST_TMP/dw.data" -e cpu-clock --call-graph dwarf -D 20 -- "$TEST_TMP/inlines" 5000000
 check dwarf "$TEST_TMP/dw.data"
 grep -q 'inlines.c:mix \[' "$TEST_TMP/dwarf.ann" || fail "dwarf: the inlined mix has no row"
 finish

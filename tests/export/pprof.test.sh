@@ -6,9 +6,9 @@
 # against perf script + stackcollapse-perf.pl in tests/perf and tests/fold-dwarf):
 #  - the thread label (comm) in place of fold's comm root;
 #  - a multi-threaded workload: per thread, pprof's samples labelled tid T are
-#    `tephra fold --only-tid T`'s stacks, and their thread/pid labels are the comm and
-#    pid perf script prints for T (the root is left out: fold roots "worker 2" as the
-#    stackcollapse-perf.pl regex reads it, "worker");
+#    `tephra fold --only-tid T`'s stacks (without fold's root: it roots "worker 2" as
+#    the stackcollapse-perf.pl regex reads it, "worker"), and their thread/pid labels
+#    are the comms (a thread renames itself) and pid perf script prints for T;
 #  - the sample counts (-sample_index=samples) sum to the number of samples perf
 #    script prints;
 #  - DWARF: the inlined functions are Line entries of one Location (pprof prints them
@@ -62,20 +62,21 @@ pprof_vs_fold threads "$TEST_TMP/threads.data" none
 tids=$(perf script -i "$TEST_TMP/threads.data" -F tid 2>/dev/null | sort -un)
 [ "$(wc -w <<<"$tids")" -ge 3 ] || fail "threads: fewer than 3 threads sampled"
 for tid in $tids; do
-	# "COMM PID/TID", the comm possibly with blanks
-	line=$(perf script -i "$TEST_TMP/threads.data" -F comm,pid,tid --tid "$tid" 2>/dev/null | head -n 1)
-	comm=$(sed -E 's/^ *(.*[^ ]) +[0-9]+\/[0-9]+ *$/\1/' <<<"$line")
-	pid=$(sed -E 's/^.* ([0-9]+)\/[0-9]+ *$/\1/' <<<"$line")
-	"$TEPHRA" fold -q --only-tid "$tid" "$TEST_TMP/threads.data" | cut -d';' -f2- |
-		sed "s|^|$comm/$pid/$tid;|" | resum | sort >"$TEST_TMP/tid-$tid.expected"
+	"$TEPHRA" fold -q --only-tid "$tid" "$TEST_TMP/threads.data" | cut -d';' -f2- | resum | sort >"$TEST_TMP/tid-$tid.expected"
 	go tool pprof -traces -unit=ns "$TEST_TMP/threads.pb.gz" 2>/dev/null |
-		python3 "$X/pprof_traces.py" --root labels --tid "$tid" | sort >"$TEST_TMP/tid-$tid.got"
-	same_bytes "thread $tid ($comm)" "$TEST_TMP/tid-$tid.expected" "$TEST_TMP/tid-$tid.got"
+		python3 "$X/pprof_traces.py" --root none --tid "$tid" | sort >"$TEST_TMP/tid-$tid.got"
+	same_bytes "thread $tid: stacks" "$TEST_TMP/tid-$tid.expected" "$TEST_TMP/tid-$tid.got"
+	# the labels: every comm the thread had (it may rename itself), and its pid
+	perf script -i "$TEST_TMP/threads.data" -F comm,pid,tid --tid "$tid" 2>/dev/null |
+		sed -E 's/^ *(.*[^ ]) +([0-9]+)\/([0-9]+) *$/\1\/\2\/\3/' | sort -u >"$TEST_TMP/tid-$tid.labels.expected"
+	go tool pprof -traces -unit=ns "$TEST_TMP/threads.pb.gz" 2>/dev/null |
+		python3 "$X/pprof_traces.py" --root labels --tid "$tid" | sed 's/;.*//' | sort -u >"$TEST_TMP/tid-$tid.labels.got"
+	same_bytes "thread $tid: labels thread/pid/tid" "$TEST_TMP/tid-$tid.labels.expected" "$TEST_TMP/tid-$tid.labels.got"
 done
 FILTERED=1 pprof_vs_fold threads-max-stack "$TEST_TMP/threads.data" none --max-stack 3
 
 cc -O2 -g -o "$TEST_TMP/inlines" "$TOP/tests/fold-dwarf/inlines.c" || exit 1
-record "$TEST_TMP/dw.data" -e cpu-clock --call-graph dwarf -D 20 -- "$TEST_TMP/inlines" 1000000
+record "$TEST_TMP/dw.data" -e cpu-clock --call-graph dwarf -D 20 -- "$TEST_TMP/inlines" 5000000
 pprof_vs_fold dwarf "$TEST_TMP/dw.data" comm
 grep -q ';work;step;mix ' "$TEST_TMP/dwarf.expected" || fail "dwarf: no ;work;step;mix stack to check"
 hot=$(grep -n 'HOT LINE' "$TOP/tests/fold-dwarf/inlines.c" | cut -d: -f1)

@@ -48,7 +48,7 @@ got=$("$TEPHRA" report --json --comms "$comm" "$TEST_TMP/threads.data" | python3
 	fail "--comms '$comm': tephra report's total $got, perf script --comms sums $want"
 
 cc -O2 -g -o "$TEST_TMP/inlines" "$TOP/tests/fold-dwarf/inlines.c" || exit 1
-record "$TEST_TMP/dw.data" -e cpu-clock --call-graph dwarf -D 20 -- "$TEST_TMP/inlines" 1000000
+record "$TEST_TMP/dw.data" -e cpu-clock --call-graph dwarf -D 20 -- "$TEST_TMP/inlines" 5000000
 check dwarf-self "$TEST_TMP/dw.data" self --sort sym -- -s sym
 check dwarf-total "$TEST_TMP/dw.data" total --sort sym -- -s sym
 grep -q '"name":"mix"' "$TEST_TMP/dwarf-total.json" || fail "dwarf: the inlined function mix has no row"

@@ -44,7 +44,7 @@ check() {
 record "$TEST_TMP/threads.data" -e cpu-clock -F 4000 -g -- "$WL/threads"
 check threads "$TEST_TMP/threads.data"
 cc -O2 -g -o "$TEST_TMP/inlines" "$TOP/tests/fold-dwarf/inlines.c" || exit 1
-record "$TEST_TMP/dw.data" -e cpu-clock --call-graph dwarf -D 20 -- "$TEST_TMP/inlines" 1000000
+record "$TEST_TMP/dw.data" -e cpu-clock --call-graph dwarf -D 20 -- "$TEST_TMP/inlines" 5000000
 check dwarf "$TEST_TMP/dw.data"
 grep -q '"name":"mix","file":"inlines.c"' "$TEST_TMP/dwarf.json" || fail "dwarf: no frame for the inlined mix with its file"
 finish
