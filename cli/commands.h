@@ -12,5 +12,7 @@ int cmd_grind(int argc, char **argv);
 int cmd_emu(int argc, char **argv);
 int cmd_trace(int argc, char **argv);
 int cmd_symbolize(int argc, char **argv);
+int cmd_export(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 
 #endif

@@ -35,6 +35,8 @@ static const struct command commands[] = {
 	{ "emu", cmd_emu, "profile a RISC-V guest under qemu-riscv64" },
 	{ "trace", cmd_trace, "fold an emulator trace (QEMU exec log or PC dump) offline" },
 	{ "symbolize", cmd_symbolize, "name the addresses of a raw folded file" },
+	{ "export", cmd_export, "write a profile for other tools (pprof, callgrind, speedscope)" },
+	{ "report", cmd_report, "the top functions of a profile, self and total" },
 };
 
 static void usage(FILE *f)

@@ -36,7 +36,7 @@ struct fold_run {
 	uint32_t *stack_class;   /* ... and their stack_quality class (when quality;
 				  * CLASS_PENDING while the stack waits to be named) */
 	uint64_t *stack_samples; /* ... and, while CLASS_PENDING, its samples so far */
-	uint64_t *stack_count;   /* ... and its samples (when o->samples) */
+	uint64_t *stack_count;   /* ... and its samples (when o->samples or o->export) */
 	struct stack_quality *quality; /* NULL: not reported */
 	size_t cap_stacks;
 	struct hashmap names;    /* {obj id + 1, addr, java} → index into name_frames */
@@ -71,6 +71,8 @@ struct fold_run {
 	uint64_t *prefetched;    /* prefetch_objects' filter (PREFETCH_FILTER tags) */
 	uint64_t *pending;
 	size_t nr_pending, cap_pending;   /* in words */
+	/* o->export: per stack its sample count; the roots told to the sink so far */
+	uint32_t threads_told;
 };
 
 static uint64_t sample_weight(const struct perf_fold_options *o, const struct perf_session_sample *ps)
@@ -147,6 +149,8 @@ static int keep_sample(struct fold_run *r, const struct perf_session_sample *ps)
 	if (!r->have_event) {
 		r->have_event = 1;
 		r->event_index = ps->event_index;
+		if (r->o->export && r->o->export->event)
+			r->o->export->event(r->o->export->ctx, ps->desc->name ? ps->desc->name : "");
 	}
 	return ps->event_index == r->event_index;
 }
@@ -218,6 +222,57 @@ static void fold_exact_frame(struct fold_run *r, const char *sym, const struct m
 	add_frame_ids(r, r->sb.buf, r->sb.len);
 }
 
+/* Describes name I, frame F, to the export sink: its fold names are its lines
+ * (innermost first), with perf's names, files and lines where the counts agree. */
+static void export_frame(struct fold_run *r, size_t i, const struct frame *f,
+			 const struct dso_symbol *sym, const char *const *names,
+			 const char *const *srclines, size_t n_inl)
+{
+	size_t count = r->name_counts[i];
+	struct export_line *lines = xcalloc(count ? count : 1, sizeof(*lines));
+	char **owned = xcalloc(2 * (count ? count : 1), sizeof(*owned));
+	struct export_frame ef = { f->addr, f->obj ? f->obj->name : NULL, NULL, 0, lines, count };
+	int user = f->obj && f->obj->dso && !f->obj->kernel;
+	if (f->obj && f->obj->dso)
+		ef.build_id = dso_recorded_build_id(f->obj->dso, &ef.build_id_size);
+	for (size_t k = 0; k < count; k++) {
+		uint32_t id = r->frame_ids[r->name_frames[i] + count - 1 - k];
+		const char *name = fold_table_frame_name(r->table, id);
+		size_t len = fold_table_frame_len(r->table, id);
+		/* --inline's mark says what the line's position already says */
+		if ((r->o->name_flags & FOLD_INLINED) && len > 4 && !strcmp(name + len - 4, "_[i]"))
+			name = owned[2 * k] = xstrndup(name, len - 4);
+		lines[k].name = name;
+		const char *src = NULL;
+		if (n_inl == count) {
+			lines[k].system_name = names[k];
+			src = srclines[k];
+		} else if (count == 1) {
+			lines[k].system_name = sym ? sym->name : NULL;
+		}
+		const char *file;
+		unsigned line;
+		/* files by their last component, as perf prints the inline chain's callers:
+		 * one function, one file name, whichever way its line was found; the
+		 * innermost's from DWARF (perf's own text may name the unit's file) */
+		if (k == 0 && user && !dso_srcline(f->obj->dso, f->addr, &file, &line)) {
+			lines[k].file = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
+			lines[k].line = line;
+		} else if (src) {
+			const char *colon = strrchr(src, ':');
+			if (colon && strncmp(src, "??", 2)) {
+				lines[k].file = owned[2 * k + 1] = xstrndup(src, (size_t)(colon - src));
+				lines[k].line = (uint32_t)strtoul(colon + 1, NULL, 10);
+			}
+		}
+	}
+	r->o->export->frame(r->o->export->ctx, (uint32_t)i, &ef);
+	for (size_t k = 0; k < 2 * count; k++)
+		free(owned[k]);
+	free(owned);
+	free(lines);
+}
+
 /* The name of one (object, address): its folded frame ids, made once.  Returns its
  * index (name_frames, name_counts, name_printed). */
 static size_t frame_name(struct fold_run *r, uint64_t obj_word, uint64_t addr, int java)
@@ -244,18 +299,18 @@ static size_t frame_name(struct fold_run *r, uint64_t obj_word, uint64_t addr, i
 			f.unwound = 1;
 		struct frame_resolver *fr = &r->session->resolver;
 		const struct dso_symbol *sym = frame_symbol(fr, &f);
-		const char *const *names;
+		const char *const *names, *const *srclines;
 		const unsigned char *inlined;
-		size_t n_inl = frame_inlines(fr, &f, &names, &inlined);
+		size_t n_inl = frame_inlines_src(fr, &f, &names, &inlined, &srclines);
 		struct strbuf text = STRBUF_INIT, line = STRBUF_INIT;
 		const char *suffix = NULL;
-		if (r->o->srcline && f.obj && f.obj->dso && !f.obj->kernel) {
+		if ((r->o->srcline || r->o->export) && f.obj && f.obj->dso && !f.obj->kernel) {
 			const char *file;
 			unsigned lineno;
 			if (!dso_srcline(f.obj->dso, addr, &file, &lineno)) {
 				const char *base = strrchr(file, '/');
 				strbuf_addf(&line, ":%s:%u", base ? base + 1 : file, lineno);
-				suffix = line.buf;
+				suffix = r->o->srcline ? line.buf : NULL;
 			}
 		}
 		r->name_frames[i] = (uint32_t)r->nr_frame_ids;
@@ -290,6 +345,8 @@ static size_t frame_name(struct fold_run *r, uint64_t obj_word, uint64_t addr, i
 		strbuf_release(&line);
 		strbuf_release(&text);
 		r->name_counts[i] = (uint32_t)(r->nr_frame_ids - r->name_frames[i]);
+		if (r->o->export && r->o->export->frame)
+			export_frame(r, i, &f, sym, names, srclines, n_inl);
 		/* perf script expands only the frames it unwound (--inline expands them all) */
 		if (n_inl && (obj_word & FRAME_UNWOUND))
 			r->name_printed[i] = (struct printed_frame){ (uint32_t)n_inl, 0 };
@@ -406,6 +463,12 @@ static void name_stack(struct fold_run *r, size_t i, uint32_t root, const uint64
 		       size_t n)
 {
 	size_t c = key_frames(r, root, addr_key, n, &r->cb_ids, &r->cap_cb_ids);
+	if (r->o->export) {
+		/* its frames are its names (a name the fold drops: a frame without lines),
+		 * its thread its root; the folded ids are not kept (OUT gets no stacks) */
+		r->o->export->stack(r->o->export->ctx, (uint32_t)i, root, r->key_names, n);
+		c = 0;
+	}
 	/* keep the ids in the same pool as the frame names */
 	if (r->nr_frame_ids + c > r->cap_frame_ids) {
 		while (r->nr_frame_ids + c > r->cap_frame_ids)
@@ -469,7 +532,8 @@ static void prefetch_objects(struct fold_run *r, size_t n)
 		if (f->unwound || inline_mode)
 			symbol_store_prefetch_inline(r->session->store, f->obj->dso, f->addr);
 		else
-			symbol_store_prefetch(r->session->store, f->obj->dso, r->o->srcline);
+			symbol_store_prefetch(r->session->store, f->obj->dso,
+					      r->o->srcline || r->o->export);
 	}
 }
 
@@ -489,7 +553,7 @@ static size_t sample_stack(struct fold_run *r, const struct perf_session_sample 
 			r->stack_class = xrealloc(r->stack_class, r->cap_stacks * sizeof(*r->stack_class));
 			r->stack_samples = xrealloc(r->stack_samples,
 						    r->cap_stacks * sizeof(*r->stack_samples));
-			if (r->o->samples)
+			if (r->o->samples || r->o->export)
 				r->stack_count = xrealloc(r->stack_count,
 							  r->cap_stacks * sizeof(*r->stack_count));
 		}
@@ -537,6 +601,13 @@ static int stack_of(struct fold_run *r, const struct perf_session_sample *ps, si
 	r->root = fold_roots_of(&r->roots, ps);
 	if (r->root == FOLD_ROOT_DROPPED)
 		return 0;
+	if (r->o->export && r->root == r->threads_told) {
+		const struct thread *t = ps->thread;
+		if (r->o->export->thread)
+			r->o->export->thread(r->o->export->ctx, r->threads_told, t->pid, t->tid,
+					     t->comm);
+		r->threads_told++;
+	}
 	*i = sample_stack(r, ps, (ps->desc->attr.sample_type & PERF_ST_CALLCHAIN) != 0);
 	struct perf_fold_info *info = r->o->info;
 	if (info) {
@@ -554,9 +625,12 @@ static int fold_sample(void *arg, struct perf_session *s, const struct perf_sess
 	size_t i;
 	if (!stack_of(r, ps, &i))
 		return 0;
-	hashmap_entry(&r->stacks, i)->value += sample_weight(r->o, ps);
+	uint64_t weight = sample_weight(r->o, ps);
+	hashmap_entry(&r->stacks, i)->value += weight;
 	if (r->stack_count)
 		r->stack_count[i]++;
+	if (r->o->export && r->o->export->sample)
+		r->o->export->sample(r->o->export->ctx, (uint32_t)i, weight, ps->sample->time);
 	if (r->quality) {
 		if (r->stack_class[i] == CLASS_PENDING)
 			r->stack_samples[i]++;
@@ -710,9 +784,13 @@ int perf_fold_file(const char *path, const struct perf_fold_options *o, struct f
 					  path, perf_reader_stats(s.reader), o->quality);
 	}
 	/* each unique raw stack was named once; the table merges stacks whose names meet */
-	for (size_t i = 0; i < hashmap_count(&r.stacks); i++)
-		fold_table_add(out, r.frame_ids + r.stack_ids[i], r.stack_lens[i],
-			       hashmap_entry(&r.stacks, i)->value);
+	for (size_t i = 0; i < hashmap_count(&r.stacks); i++) {
+		uint64_t weight = hashmap_entry(&r.stacks, i)->value;
+		if (o->export)
+			o->export->stack_total(o->export->ctx, (uint32_t)i, weight, r.stack_count[i]);
+		else
+			fold_table_add(out, r.frame_ids + r.stack_ids[i], r.stack_lens[i], weight);
+	}
 	if (o->samples)
 		add_sample_counts(&r, o->samples);
 	run_release(&r);

@@ -17,6 +17,7 @@
 
 #include "base/error.h"
 #include "base/report.h"
+#include "export/export_sink.h"
 #include "fold/fold_naming.h"
 #include "fold/fold_table.h"
 #include "fold/stack_sink.h"
@@ -63,6 +64,11 @@ struct perf_fold_options {
 	/* perf_fold_file: NULL, or a table that gets every stack with its number of
 	 * samples (whatever o->weight is) */
 	struct fold_table *samples;
+	/* perf_fold_file: describe the threads, frames (objects, addresses, inline
+	 * chains, source lines) and stacks to this sink (export/export_sink.h) instead of
+	 * adding the stacks to OUT (which then only interns the frame names); a frame is
+	 * one (object, address), its lines the fold's names for it.  NULL: fold. */
+	const struct export_sink *export;
 };
 
 /* Folds every selected sample of PATH ("-" = standard input, pipe mode) into OUT

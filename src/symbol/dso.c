@@ -21,6 +21,12 @@ const char *dso_path(const struct dso *d)
 	return d->path;
 }
 
+const uint8_t *dso_recorded_build_id(const struct dso *d, size_t *size)
+{
+	*size = d->key_build_id_size;
+	return d->key_build_id_size ? d->key_build_id : NULL;
+}
+
 /* Every lookup first waits for the worker (dso_prefetch.h): then D is the caller's. */
 static void load(struct dso *d)
 {

@@ -84,6 +84,8 @@ struct dso *symbol_store_dso(struct symbol_store *store, const char *path,
 
 enum dso_kind dso_kind(const struct dso *d);
 const char *dso_path(const struct dso *d);      /* as recorded */
+/* The build-id the recording gave (NULL, *SIZE 0: none). */
+const uint8_t *dso_recorded_build_id(const struct dso *d, size_t *size);
 const char *dso_loaded_from(struct dso *d);     /* file the symbols came from, or NULL */
 
 /* The symbol covering ADDR, or NULL.  Loads the symbols on first call.  The

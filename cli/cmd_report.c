@@ -1,0 +1,120 @@
+/* cmd_report.c - `tephra report`: the top functions of a profile by self and total
+ * weight, as a table or JSON (src/export/report_write.c). */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "export/export_write.h"
+#include "export_source.h"
+
+#define WHO "tephra report"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: tephra report [options] [FILE]\n"
+		"The top functions of FILE (perf.data, default ./perf.data; or folded stacks, '-'\n"
+		"for standard input) by self weight (samples whose leaf is in the function) and\n"
+		"total weight (samples with the function anywhere on the stack, counted once),\n"
+		"with percentages of all samples, as `perf report --no-children` / `--children`.\n\n"
+		"  -s, --sort-key KEY     sym (default: functions), dso (objects) or comm\n"
+		"      --sort WHICH       self (default) or total\n"
+		"  -n, --top N            the first N rows (default 25; 0: all)\n"
+		"      --json             one JSON object: source, event, unit, total, samples,\n"
+		"                         key, rows [{name, self, self_percent, total,\n"
+		"                         total_percent}]\n"
+		EXPORT_SOURCE_HELP);
+}
+
+enum { O_SORT = 400, O_JSON };
+
+int cmd_report(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "sort-key", required_argument, NULL, 's' },
+		{ "sort", required_argument, NULL, O_SORT },
+		{ "top", required_argument, NULL, 'n' },
+		{ "json", no_argument, NULL, O_JSON },
+		{ "help", no_argument, NULL, 'h' },
+		/* export_source_option's */
+		{ "event", required_argument, NULL, EXPORT_O_EVENT },
+		{ "inline", no_argument, NULL, EXPORT_O_INLINE },
+		{ "only-pid", required_argument, NULL, EXPORT_O_ONLY_PID },
+		{ "only-tid", required_argument, NULL, EXPORT_O_ONLY_TID },
+		{ "comms", required_argument, NULL, EXPORT_O_COMMS },
+		{ "max-stack", required_argument, NULL, EXPORT_O_MAX_STACK },
+		{ "kernel", no_argument, NULL, EXPORT_O_KERNEL },
+		{ "jit", no_argument, NULL, EXPORT_O_JIT },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct perf_fold_options o = { 0 };
+	struct export_report_options ro = { REPORT_BY_SYM, 0, 25, 0, NULL };
+	const char *path = "perf.data";
+	int c, option, rc = 2;
+	char *end;
+	while ((c = getopt_long(argc, argv, "s:n:h", opts, &option)) != -1) {
+		switch (c) {
+		case 's':
+			if (!strcmp(optarg, "sym"))
+				ro.key = REPORT_BY_SYM;
+			else if (!strcmp(optarg, "dso"))
+				ro.key = REPORT_BY_DSO;
+			else if (!strcmp(optarg, "comm"))
+				ro.key = REPORT_BY_COMM;
+			else {
+				fprintf(stderr, WHO ": -s is sym, dso or comm\n");
+				goto out;
+			}
+			break;
+		case O_SORT:
+			if (strcmp(optarg, "self") && strcmp(optarg, "total")) {
+				fprintf(stderr, WHO ": --sort is self or total\n");
+				goto out;
+			}
+			ro.sort_total = !strcmp(optarg, "total");
+			break;
+		case 'n':
+			ro.top = strtoul(optarg, &end, 10);
+			if (!*optarg || *end || *optarg == '-') {
+				fprintf(stderr, WHO ": --top wants a whole number, not '%s'\n", optarg);
+				goto out;
+			}
+			break;
+		case O_JSON:
+			ro.json = 1;
+			break;
+		case 'h':
+			usage(stdout);
+			rc = 0;
+			goto out;
+		case '?':
+			usage(stderr);
+			goto out;
+		default:
+			if (export_source_option(&o, c, opts[option].name, optarg, WHO))
+				goto out;
+			break;
+		}
+	}
+	if (optind < argc)
+		path = argv[optind++];
+	if (optind < argc) {
+		usage(stderr);
+		goto out;
+	}
+	struct export_profile *p = export_profile_new(0);
+	int64_t time_nanos;
+	struct tephra_error err = { { 0 } };
+	ro.source = path;
+	rc = export_source_load(path, &o, p, &time_nanos, WHO);
+	if (!rc && (export_write_report(p, &ro, stdout, &err) || fflush(stdout))) {
+		fprintf(stderr, WHO ": writing the report failed\n");
+		rc = 1;
+	}
+	export_profile_free(p);
+out:
+	sample_filter_free(&o.filter);
+	return rc;
+}

@@ -1,0 +1,37 @@
+/* export_source.h - a perf.data file or folded text into an export_profile: the CLI's
+ * wiring of a source to the export stage (`tephra export`, `tephra report`). */
+#ifndef TEPHRA_CLI_EXPORT_SOURCE_H
+#define TEPHRA_CLI_EXPORT_SOURCE_H
+
+#include <stdint.h>
+
+#include "export/export_profile.h"
+#include "perffold/perf_fold.h"
+
+/* Parses one of the perf.data options `export` and `report` share (--event, --inline,
+ * --only-pid, --only-tid, --comms, --max-stack, --kernel, --jit) into O.  C is the
+ * getopt_long code (EXPORT_O_*: each command lists them in its own option table, where
+ * tests/install/help.test.sh reads them).  Returns 0, or -1 having printed
+ * why (WHO the command). */
+enum { EXPORT_O_EVENT = 300, EXPORT_O_INLINE, EXPORT_O_ONLY_PID, EXPORT_O_ONLY_TID,
+       EXPORT_O_COMMS, EXPORT_O_MAX_STACK, EXPORT_O_KERNEL, EXPORT_O_JIT };
+#define EXPORT_SOURCE_HELP                                                               \
+	"      --event NAME       this event (default: the first one sampled)\n"            \
+	"      --inline           every user frame's inline chain (DWARF), not only\n"      \
+	"                         the unwound ones' (as `tephra fold --inline`)\n"            \
+	"      --kernel, --jit    kernel frames named f_[k], JIT frames f_[j] (as fold)\n"  \
+	"      --only-pid LIST    only samples of these processes  (perf script --pid)\n"  \
+	"      --only-tid LIST    only samples of these threads    (perf script --tid)\n"  \
+	"      --comms LIST       only samples of these comms      (perf script --comms)\n"\
+	"      --max-stack N      at most N frames per sample (default 127)\n"
+int export_source_option(struct perf_fold_options *o, int c, const char *name, const char *arg,
+			 const char *who);
+
+/* Fills P from PATH: perf.data (recognised by its magic; weights are sample periods)
+ * or folded text ("-": standard input, folded text only).  *TIME_NANOS gets the file's
+ * modification time (0: unknown).  Returns 0, or 1 having printed the error (WHO the
+ * command); skipped folded lines are warned about. */
+int export_source_load(const char *path, const struct perf_fold_options *o,
+		       struct export_profile *p, int64_t *time_nanos, const char *who);
+
+#endif

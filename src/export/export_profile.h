@@ -1,0 +1,118 @@
+/* export_profile.h - a profile as the export formats need it: threads, frames with their
+ * objects, addresses and inline chains, interned stacks with summed weights, and (when
+ * kept) every sample in time order.
+ *
+ * It is filled through its export_sink (perf.data: perffold/perf_fold.h with
+ * o->export) or from folded text (names only), and read by the writers (pprof,
+ * speedscope, callgrind, the report).  Frames, functions, mappings and strings are
+ * interned, so memory grows with unique stacks and frames, and with samples only when
+ * they are kept (8 bytes each). */
+#ifndef TEPHRA_EXPORT_EXPORT_PROFILE_H
+#define TEPHRA_EXPORT_EXPORT_PROFILE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "base/error.h"
+#include "base/hashmap.h"
+#include "export/export_sink.h"
+
+#define EXPORT_NONE UINT32_MAX
+
+struct export_thread {
+	int32_t pid, tid;
+	uint32_t comm;          /* string id */
+};
+
+struct export_function {
+	uint32_t name, system_name, file; /* string ids (0: "", unknown) */
+};
+
+struct export_mapping {
+	uint32_t path;          /* string id */
+	uint32_t build_id;      /* string id of its hex (0: none) */
+};
+
+struct export_loc_line {
+	uint32_t function;      /* index into functions */
+	uint32_t line;
+};
+
+struct export_location {
+	uint64_t address;
+	uint32_t mapping;       /* EXPORT_NONE: none */
+	uint32_t first_line, n_lines; /* into lines, innermost first */
+};
+
+struct export_stack {
+	uint32_t thread;        /* EXPORT_NONE: none (folded text) */
+	uint32_t first_frame, n_frames; /* into stack_frames (location ids), root first */
+	uint64_t weight, samples;
+};
+
+/* One sample, in time order (its time is not kept: the order is what the formats
+ * use).  8 bytes: a weight of 2^32 or more sends every weight to wide_weights. */
+struct export_sample {
+	uint32_t stack;
+	uint32_t weight;
+};
+
+struct export_profile {
+	char *event;            /* what the weights count (NULL: folded text, no unit) */
+	int has_sample_counts;  /* samples are counted apart from weights (perf.data) */
+	struct hashmap strings; /* text → id; id 0 is "" */
+	struct hashmap functions, mappings;
+	struct export_thread *threads;
+	struct export_function *funcs;
+	struct export_mapping *maps;
+	struct export_location *locs;
+	struct export_loc_line *lines;
+	struct export_stack *stacks;
+	uint32_t *stack_frames;
+	struct export_sample *samples;
+	uint64_t *wide_weights;       /* NULL, or every sample's weight */
+	size_t nr_threads, nr_locs, nr_lines, nr_stacks, nr_stack_frames, nr_samples;
+	size_t cap_threads, cap_funcs, cap_maps, cap_locs, cap_lines, cap_stacks,
+	       cap_stack_frames, cap_samples;
+	struct hashmap folded_names;  /* folded text: frame name → location id */
+	struct hashmap folded_stacks; /* folded text: location ids → stack id */
+};
+
+/* KEEP_SAMPLES: keep every sample in time order (speedscope); else only the stacks. */
+struct export_profile *export_profile_new(int keep_samples);
+void export_profile_free(struct export_profile *p);
+
+/* The sink a source fills P through. */
+struct export_sink export_profile_sink(struct export_profile *p);
+
+/* The string of id ID (NUL-terminated). */
+static inline const char *export_string(const struct export_profile *p, uint32_t id)
+{
+	return (const char *)hashmap_entry(&p->strings, id)->key;
+}
+
+/* The weight of sample I. */
+static inline uint64_t export_sample_weight(const struct export_profile *p, size_t i)
+{
+	return p->wide_weights ? p->wide_weights[i] : p->samples[i].weight;
+}
+
+/* Total weight and samples of all stacks. */
+uint64_t export_profile_total(const struct export_profile *p);
+
+/* Whether the weights are nanoseconds (cpu-clock, task-clock). */
+int export_profile_is_time(const struct export_profile *p);
+
+struct export_folded_stats {
+	uint64_t lines, bad_lines, first_bad_line;
+	const char *first_bad_why;
+};
+
+/* Reads folded text ("root;...;leaf COUNT" lines, COUNT a whole number below 2^63)
+ * from F into P: one location per frame name, no threads.  Lines that cannot be read
+ * are skipped and counted in STATS.  Returns 0, or -1 with ERR on a read error. */
+int export_profile_read_folded(struct export_profile *p, FILE *f, const char *name,
+			       struct export_folded_stats *stats, struct tephra_error *err);
+
+#endif

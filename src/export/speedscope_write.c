@@ -1,0 +1,177 @@
+/* speedscope_write.c - a profile as speedscope's file format (JSON): one sampled
+ * profile per thread, its samples in time order with their weights, one shared frame
+ * table (a frame per function and source file; inlined functions are frames too). */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/strbuf.h"
+#include "base/xalloc.h"
+#include "export/export_write.h"
+
+static void json_str(FILE *out, const struct export_profile *p, uint32_t id)
+{
+	const struct hashmap_entry *e = hashmap_entry(&p->strings, id);
+	export_json_string(out, e->key, e->len);
+}
+
+/* Stacks as JSON arrays of function ids, root first, each made once (samples repeat
+ * stacks) and kept as text: writing is then one fwrite per sample. */
+struct stack_texts {
+	struct strbuf text;
+	uint64_t *span;          /* per stack: offset << 24 | length, 0 when not made */
+};
+
+static void append_uint(struct strbuf *b, uint32_t v)
+{
+	char tmp[10];
+	size_t n = 0;
+	do {
+		tmp[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	while (n)
+		strbuf_addch(b, tmp[--n]);
+}
+
+static void write_stack(FILE *out, const struct export_profile *p, struct stack_texts *st,
+			uint32_t id)
+{
+	if (!st->span[id]) {
+		const struct export_stack *s = &p->stacks[id];
+		size_t at = st->text.len;
+		strbuf_addch(&st->text, '[');
+		for (size_t k = 0; k < s->n_frames; k++) {
+			const struct export_location *l = &p->locs[p->stack_frames[s->first_frame + k]];
+			for (size_t j = l->n_lines; j-- > 0;) {
+				if (st->text.len > at + 1)
+					strbuf_addch(&st->text, ',');
+				append_uint(&st->text, p->lines[l->first_line + j].function);
+			}
+		}
+		strbuf_addch(&st->text, ']');
+		size_t len = st->text.len - at;
+		if (len >= (1u << 24)) { /* too long to keep: written as made */
+			fwrite(st->text.buf + at, 1, len, out);
+			st->text.len = at;
+			return;
+		}
+		st->span[id] = (uint64_t)at << 24 | len;
+	}
+	fwrite(st->text.buf + (st->span[id] >> 24), 1, st->span[id] & ((1u << 24) - 1), out);
+}
+
+static void profile_head(FILE *out, int first, const char *unit, uint64_t end)
+{
+	fprintf(out, "%s{\"type\":\"sampled\",\"unit\":\"%s\",\"startValue\":0,\"endValue\":%" PRIu64
+		",\"name\":", first ? "" : ",\n", unit, end);
+}
+
+int export_write_speedscope(const struct export_profile *p, const char *name, FILE *out,
+			    struct tephra_error *err)
+{
+	const char *unit = export_profile_is_time(p) ? "nanoseconds" : "none";
+	fputs("{\"$schema\":\"https://www.speedscope.app/file-format-schema.json\",\"exporter\":\"tephra\",\"name\":", out);
+	export_json_string(out, name, strlen(name));
+	fputs(",\"activeProfileIndex\":0,\"shared\":{\"frames\":[", out);
+	for (size_t i = 0; i < hashmap_count(&p->functions); i++) {
+		fputs(i ? ",\n{\"name\":" : "\n{\"name\":", out);
+		json_str(out, p, p->funcs[i].name);
+		if (p->funcs[i].file) {
+			fputs(",\"file\":", out);
+			json_str(out, p, p->funcs[i].file);
+		}
+		fputc('}', out);
+	}
+	fputs("]},\"profiles\":[\n", out);
+	struct stack_texts st = { STRBUF_INIT, xcalloc(p->nr_stacks + 1, sizeof(uint64_t)) };
+	if (!p->nr_threads) {
+		/* folded text: no threads, no times: one profile of the stacks as read */
+		uint64_t end = 0;
+		for (size_t i = 0; i < p->nr_stacks; i++)
+			end += p->stacks[i].weight;
+		profile_head(out, 1, unit, end);
+		export_json_string(out, name, strlen(name));
+		fputs(",\"samples\":[", out);
+		for (size_t i = 0; i < p->nr_stacks; i++) {
+			if (i)
+				fputc(',', out);
+			write_stack(out, p, &st, (uint32_t)i);
+		}
+		fputs("],\"weights\":[", out);
+		for (size_t i = 0; i < p->nr_stacks; i++)
+			fprintf(out, i ? ",%" PRIu64 : "%" PRIu64, p->stacks[i].weight);
+		fputs("]}", out);
+	} else {
+		/* one profile per thread (pid, tid), whatever comms it had: named with the
+		 * last one; its samples in time order, by a counting sort on the thread */
+		size_t nt = p->nr_threads;
+		struct hashmap by_tid = HASHMAP_INIT;
+		uint32_t *group = xmalloc(nt * sizeof(*group));
+		uint32_t *named = xmalloc(nt * sizeof(*named));
+		hashmap_init(&by_tid);
+		for (size_t t = 0; t < nt; t++) {
+			int32_t key[2] = { p->threads[t].pid, p->threads[t].tid };
+			int created;
+			group[t] = (uint32_t)hashmap_intern(&by_tid, key, sizeof(key), &created);
+			named[group[t]] = (uint32_t)t; /* threads come in order of first sample */
+		}
+		size_t ng = hashmap_count(&by_tid);
+		hashmap_release(&by_tid);
+		size_t *start = xcalloc(ng + 1, sizeof(*start));
+		uint64_t *end = xcalloc(ng, sizeof(*end));
+		for (size_t i = 0; i < p->nr_samples; i++) {
+			uint32_t g = group[p->stacks[p->samples[i].stack].thread];
+			start[g + 1]++;
+			end[g] += export_sample_weight(p, i);
+		}
+		for (size_t g = 0; g < ng; g++)
+			start[g + 1] += start[g];
+		uint32_t *order = xmalloc((p->nr_samples + 1) * sizeof(*order));
+		size_t *fill = xmalloc((ng + 1) * sizeof(*fill));
+		memcpy(fill, start, (ng + 1) * sizeof(*fill));
+		for (size_t i = 0; i < p->nr_samples; i++)
+			order[fill[group[p->stacks[p->samples[i].stack].thread]]++] = (uint32_t)i;
+		int first = 1;
+		for (size_t t = 0; t < ng; t++) {
+			if (start[t] == start[t + 1])
+				continue;
+			const struct export_thread *th = &p->threads[named[t]];
+			char label[64];
+			snprintf(label, sizeof(label), " (%" PRId32 "/%" PRId32 ")", th->pid, th->tid);
+			profile_head(out, first, unit, end[t]);
+			first = 0;
+			const struct hashmap_entry *c = hashmap_entry(&p->strings, th->comm);
+			struct strbuf thread_name = STRBUF_INIT;
+			strbuf_add(&thread_name, c->key, c->len);
+			strbuf_addstr(&thread_name, label);
+			export_json_string(out, thread_name.buf, thread_name.len);
+			strbuf_release(&thread_name);
+			fputs(",\"samples\":[", out);
+			for (size_t k = start[t]; k < start[t + 1]; k++) {
+				if (k > start[t])
+					fputc(',', out);
+				write_stack(out, p, &st, p->samples[order[k]].stack);
+			}
+			fputs("],\"weights\":[", out);
+			for (size_t k = start[t]; k < start[t + 1]; k++)
+				fprintf(out, k > start[t] ? ",%" PRIu64 : "%" PRIu64,
+					export_sample_weight(p, order[k]));
+			fputs("]}", out);
+		}
+		free(group);
+		free(named);
+		free(start);
+		free(end);
+		free(order);
+		free(fill);
+	}
+	strbuf_release(&st.text);
+	free(st.span);
+	fputs("\n]}\n", out);
+	if (ferror(out)) {
+		tephra_error_set(err, "write error");
+		return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# tephra report against perf report on recordings made here with the machine's perf
+# (cpu-clock; frame pointers, a threaded workload, and --call-graph dwarf with inlined
+# functions): per function, self percentages equal `perf report --no-children --sort
+# sym`'s and total ones `--children`'s within rounding (tests/export/report_compare.py);
+# the same per object (-s dso) and per comm (-s comm); --comms keeps what perf script
+# --comms keeps; the text table's rows are the JSON's, sorted as asked.
+. "$TOP/tests/perf/lib.sh"
+need_perf
+build_workloads
+X=$TOP/tests/export
+
+# check NAME DATA MODE PERF-REPORT-OPTIONS -- TEPHRA-REPORT-OPTIONS
+check() {
+	local name=$1 data=$2 mode=$3; shift 3
+	local popts=()
+	while [ "$1" != -- ]; do popts+=("$1"); shift; done
+	shift
+	local children=--no-children
+	[ "$mode" = total ] && children=--children
+	perf report -i "$data" --stdio -g none --percentage relative $children "${popts[@]}" >"$TEST_TMP/$name.perf" 2>"$TEST_TMP/$name.perf.err" ||
+		{ fail "$name: perf report failed: $(head -n 3 "$TEST_TMP/$name.perf.err")"; return; }
+	"$TEPHRA" report --json -n 0 "$@" "$data" >"$TEST_TMP/$name.json" 2>"$TEST_TMP/$name.err" ||
+		{ fail "$name: tephra report failed: $(head -n 3 "$TEST_TMP/$name.err")"; return; }
+	if out=$(python3 "$X/report_compare.py" "$TEST_TMP/$name.perf" "$TEST_TMP/$name.json" "$mode"); then
+		echo "ok: $name: $out"
+	else
+		fail "$name: tephra report differs from perf report:"; echo "$out"
+	fi
+}
+
+record "$TEST_TMP/fp.data" -e cpu-clock -F 4000 -g -- "$WL/recurse"
+check fp-self "$TEST_TMP/fp.data" self --sort sym -- -s sym
+check fp-total "$TEST_TMP/fp.data" total --sort sym -- -s sym --sort total
+check fp-dso "$TEST_TMP/fp.data" self --sort dso -- -s dso
+
+record "$TEST_TMP/threads.data" -e cpu-clock -F 4000 -g -- "$WL/threads"
+check threads-self "$TEST_TMP/threads.data" self --sort sym -- -s sym
+check threads-total "$TEST_TMP/threads.data" total --sort sym -- -s sym
+check threads-comm "$TEST_TMP/threads.data" self --sort comm -- -s comm
+# Filters are perf script's (--comms, --only-tid): on these recordings perf report's
+# own --comms/--tid also drop some kernel samples that perf script keeps, so the
+# filtered report is checked against the samples perf script keeps.
+comm=$(perf script -i "$TEST_TMP/threads.data" -F comm 2>/dev/null | sed -E 's/^ *//; s/ *$//' | sort | uniq -c | sort -nr | sed -E 's/^ *[0-9]+ //' | head -n 1)
+want=$(perf script -i "$TEST_TMP/threads.data" --comms "$comm" -F period 2>/dev/null | awk '{ s += $1 } END { print s + 0 }')
+got=$("$TEPHRA" report --json --comms "$comm" "$TEST_TMP/threads.data" | python3 -c 'import json, sys; print(json.load(sys.stdin)["total"])')
+[ "$want" = "$got" ] && echo "ok: --comms '$comm': $got ns, as perf script --comms" ||
+	fail "--comms '$comm': tephra report's total $got, perf script --comms sums $want"
+
+cc -O2 -g -o "$TEST_TMP/inlines" "$TOP/tests/fold-dwarf/inlines.c" || exit 1
+record "$TEST_TMP/dw.data" -e cpu-clock --call-graph dwarf -D 20 -- "$TEST_TMP/inlines" 5000000
+check dwarf-self "$TEST_TMP/dw.data" self --sort sym -- -s sym
+check dwarf-total "$TEST_TMP/dw.data" total --sort sym -- -s sym
+grep -q '"name":"mix"' "$TEST_TMP/dwarf-total.json" || fail "dwarf: the inlined function mix has no row"
+
+# the table: the JSON's rows, in the order asked for
+"$TEPHRA" report -n 5 --sort total "$TEST_TMP/fp.data" >"$TEST_TMP/table.txt" || fail "tephra report (table) failed"
+"$TEPHRA" report --json -n 5 --sort total "$TEST_TMP/fp.data" >"$TEST_TMP/table.json"
+python3 - "$TEST_TMP/table.txt" "$TEST_TMP/table.json" <<'PY' || fail "the table is not the JSON's rows in total order"
+import json, sys
+rows = [l.split(None, 4) for l in open(sys.argv[1]) if not l.startswith("#")]
+doc = json.load(open(sys.argv[2]))
+assert len(rows) == len(doc["rows"]) == 5, (len(rows), len(doc["rows"]))
+for t, j in zip(rows, doc["rows"]):
+    assert t[4].rstrip("\n") == j["name"], (t, j)
+    assert abs(float(t[3].rstrip("%")) - j["total_percent"]) < 0.006, (t, j)
+tot = [j["total"] for j in doc["rows"]]
+assert tot == sorted(tot, reverse=True), tot
+PY
+"$TEPHRA" report -s nosuch "$TEST_TMP/fp.data" >/dev/null 2>&1 && fail "-s nosuch accepted"
+"$TEPHRA" report --top -1 "$TEST_TMP/fp.data" >/dev/null 2>&1 && fail "--top -1 accepted"
+finish

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# tephra export -f speedscope on recordings made here with the machine's perf (a
+# threaded frame-pointer one, a DWARF one with inlined functions): one sampled profile
+# per thread named "comm (pid/tid)" as perf script prints them (its last comm), the weights in perf
+# script's order (time order) with the sample periods, the stacks those of `tephra fold
+# --only-tid` (tests/export/speedscope_check.py); valid against the file-format schema
+# the speedscope npm package ships (installed here with npm ci, when npm can).
+# Not checked: importing into the speedscope app itself (in headless Chromium): see
+# docs/export.md.
+. "$TOP/tests/perf/lib.sh"
+need_perf
+build_workloads
+X=$TOP/tests/export
+schema=
+if command -v npm >/dev/null 2>&1 && python3 -c 'import jsonschema' 2>/dev/null; then
+	if [ ! -d "$X/speedscope/node_modules/speedscope" ]; then
+		(cd "$X/speedscope" && npm ci --no-audit --no-fund --loglevel=error >/dev/null 2>&1) ||
+			echo "note: npm ci could not install speedscope: the schema is not checked"
+	fi
+	schema=$(ls "$X"/speedscope/node_modules/speedscope/dist/release/file-format-schema.json 2>/dev/null)
+else
+	echo "note: npm or python3-jsonschema missing: the schema is not checked"
+fi
+
+# check NAME DATA
+check() {
+	local name=$1 data=$2 dir=$TEST_TMP/$1.threads
+	mkdir -p "$dir"
+	"$TEPHRA" export -f speedscope -o "$TEST_TMP/$name.json" "$data" 2>"$TEST_TMP/$name.err" ||
+		{ fail "$name: tephra export failed: $(head -n 3 "$TEST_TMP/$name.err")"; return; }
+	for tid in $(perf script -i "$data" -F tid 2>/dev/null | sort -un); do
+		perf script -i "$data" -F comm,pid,tid --tid "$tid" 2>/dev/null | tail -n 1 |
+			sed -E 's/^ *(.*[^ ]) +([0-9]+)\/([0-9]+) *$/\1 (\2\/\3)/' >"$dir/$tid.name"
+		perf script -i "$data" -F period --tid "$tid" 2>/dev/null | awk '{ print $1 }' >"$dir/$tid.periods"
+		"$TEPHRA" fold -q --only-tid "$tid" "$data" | cut -d';' -f2- >"$dir/$tid.folded"
+	done
+	if out=$(python3 "$X/speedscope_check.py" "$TEST_TMP/$name.json" "$dir" $schema); then
+		echo "ok: $name: $out${schema:+, schema-valid}"
+	else
+		fail "$name:"; echo "$out"
+	fi
+}
+
+record "$TEST_TMP/threads.data" -e cpu-clock -F 4000 -g -- "$WL/threads"
+check threads "$TEST_TMP/threads.data"
+cc -O2 -g -o "$TEST_TMP/inlines" "$TOP/tests/fold-dwarf/inlines.c" || exit 1
+record "$TEST_TMP/dw.data" -e cpu-clock --call-graph dwarf -D 20 -- "$TEST_TMP/inlines" 5000000
+check dwarf "$TEST_TMP/dw.data"
+grep -q '"name":"mix","file":"inlines.c"' "$TEST_TMP/dwarf.json" || fail "dwarf: no frame for the inlined mix with its file"
+finish
