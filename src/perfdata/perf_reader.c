@@ -663,9 +663,11 @@ static void report_end(struct perf_reader *r)
 			    "finish (killed?); read the records up to the end of the file (offset "
 			    "0x%" PRIx64 ")", r->path, r->pos);
 	else if (r->hdr.data_cut)
-		tephra_warn(r->opts.report, "warning: %s: the file is cut short (the header's data section "
-			    "ends past it); read the records up to the end of the file (offset 0x%"
-			    PRIx64 ")", r->path, r->pos);
+		/* the same form as a cut inside a record (end_at_damage): where, what, what is kept */
+		tephra_warn(r->opts.report, "warning: %s: offset 0x%" PRIx64 ": the file is cut short "
+			    "at a record boundary (the header's data section ends past it); the %"
+			    PRIu64 " records before it are kept", r->path, r->pos,
+			    r->stats.nr_records_total);
 }
 
 /* Lenient reading: the input is damaged at ERR; what was read before it stays. */

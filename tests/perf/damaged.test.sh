@@ -78,9 +78,18 @@ check_damaged pipe-junk pjunk.data pjunk.data "offset 0x$(printf '%x' "$plen"): 
 # file mode cut short (inside the data section), and a killed perf record's header
 data_off=$(rd64 g.data 40)
 data_size=$(rd64 g.data 48)
-head -c $((data_off + data_size * 3 / 5)) g.data > fcut.data
+# Both places a cut can fall, made on purpose (a cut at 3/5 of the data fell on a record
+# boundary in one run and inside a record in others): at a record boundary, and 12 bytes
+# after one (records are 8-byte multiples of at least 8 bytes, so never a boundary).
+head -c $((data_off + data_size * 3 / 5)) g.data > probe.data
+whole_records probe.data probe.oracle
+boundary=$(stat -c %s probe.oracle)
+head -c "$boundary" g.data > fcutb.data
+whole_records fcutb.data fcutb.oracle
+check_damaged file-cut-boundary fcutb.data fcutb.oracle "offset 0x$(printf '%x' "$boundary"): the file is cut short at a record boundary.*records before it are kept"
+head -c $((boundary + 12)) g.data > fcut.data
 whole_records fcut.data fcut.oracle
-check_damaged file-cut fcut.data fcut.oracle "offset 0x[0-9a-f]+: .*the file is cut short"
+check_damaged file-cut fcut.data fcut.oracle "offset 0x$(printf '%x' "$boundary"): .*the file is cut short"
 head -c $((data_off + data_size - 3)) g.data > killed.data
 poke64 killed.data 48 0
 poke64 killed.data 72 0; poke64 killed.data 80 0; poke64 killed.data 88 0; poke64 killed.data 96 0
