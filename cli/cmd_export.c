@@ -35,15 +35,7 @@ int cmd_export(int argc, char **argv)
 		{ "format", required_argument, NULL, 'f' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
-		/* export_source_option's */
-		{ "event", required_argument, NULL, EXPORT_O_EVENT },
-		{ "inline", no_argument, NULL, EXPORT_O_INLINE },
-		{ "only-pid", required_argument, NULL, EXPORT_O_ONLY_PID },
-		{ "only-tid", required_argument, NULL, EXPORT_O_ONLY_TID },
-		{ "comms", required_argument, NULL, EXPORT_O_COMMS },
-		{ "max-stack", required_argument, NULL, EXPORT_O_MAX_STACK },
-		{ "kernel", no_argument, NULL, EXPORT_O_KERNEL },
-		{ "jit", no_argument, NULL, EXPORT_O_JIT },
+		EXPORT_SOURCE_LONG_OPTIONS,
 		{ NULL, 0, NULL, 0 },
 	};
 	struct perf_fold_options o = { 0 };

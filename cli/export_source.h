@@ -10,11 +10,20 @@
 
 /* Parses one of the perf.data options `export` and `report` share (--event, --inline,
  * --only-pid, --only-tid, --comms, --max-stack, --kernel, --jit) into O.  C is the
- * getopt_long code (EXPORT_O_*: each command lists them in its own option table, where
- * tests/install/help.test.sh reads them).  Returns 0, or -1 having printed
- * why (WHO the command). */
+ * getopt_long code (EXPORT_O_*: each command puts EXPORT_SOURCE_LONG_OPTIONS in its
+ * option table, and EXPORT_SOURCE_HELP in its --help; tests/install/help.test.sh reads
+ * both).  Returns 0, or -1 having printed why (WHO the command). */
 enum { EXPORT_O_EVENT = 300, EXPORT_O_INLINE, EXPORT_O_ONLY_PID, EXPORT_O_ONLY_TID,
        EXPORT_O_COMMS, EXPORT_O_MAX_STACK, EXPORT_O_KERNEL, EXPORT_O_JIT };
+#define EXPORT_SOURCE_LONG_OPTIONS                                                        \
+	{ "event", required_argument, NULL, EXPORT_O_EVENT },                               \
+	{ "inline", no_argument, NULL, EXPORT_O_INLINE },                                   \
+	{ "only-pid", required_argument, NULL, EXPORT_O_ONLY_PID },                         \
+	{ "only-tid", required_argument, NULL, EXPORT_O_ONLY_TID },                         \
+	{ "comms", required_argument, NULL, EXPORT_O_COMMS },                               \
+	{ "max-stack", required_argument, NULL, EXPORT_O_MAX_STACK },                       \
+	{ "kernel", no_argument, NULL, EXPORT_O_KERNEL },                                   \
+	{ "jit", no_argument, NULL, EXPORT_O_JIT }
 #define EXPORT_SOURCE_HELP                                                               \
 	"      --event NAME       this event (default: the first one sampled)\n"            \
 	"      --inline           every user frame's inline chain (DWARF), not only\n"      \
