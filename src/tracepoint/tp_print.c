@@ -214,6 +214,22 @@ static struct tp_print_node *parse_field_ref(struct parser *ps, const char *name
 	return n;
 }
 
+/* Comma-separated expressions up to CLOSE (not taken) as N's kids: a call's arguments,
+ * a { } list.  -1 when one does not parse. */
+static int parse_expr_list(struct parser *ps, struct tp_print_node *n, const char *close)
+{
+	while (!is_op(ps, close)) {
+		struct tp_print_node *k = parse_expr(ps);
+		if (!k)
+			return -1;
+		add_kid(n, k);
+		if (!is_op(ps, ","))
+			break;
+		next(ps);
+	}
+	return 0;
+}
+
 static struct tp_print_node *parse_call(struct parser *ps, enum call_fn fn)
 {
 	struct tp_print_node *n = new_node(N_CALL);
@@ -228,15 +244,8 @@ static struct tp_print_node *parse_call(struct parser *ps, enum call_fn fn)
 		add_kid(n, parse_field_ref(ps, ps->text));
 		next(ps);
 	} else {
-		while (!is_op(ps, ")")) {
-			struct tp_print_node *k = parse_expr(ps);
-			if (!k)
-				return fail(ps, n);
-			add_kid(n, k);
-			if (!is_op(ps, ","))
-				break;
-			next(ps);
-		}
+		if (parse_expr_list(ps, n, ")"))
+			return fail(ps, n);
 	}
 	if (ps->failed || !is_op(ps, ")") || !n->nr_kids)
 		return fail(ps, n);
@@ -326,16 +335,7 @@ static struct tp_print_node *parse_primary(struct parser *ps)
 		if (is_op(ps, "{")) {
 			n = new_node(N_LIST);
 			next(ps);
-			while (!is_op(ps, "}")) {
-				struct tp_print_node *k = parse_expr(ps);
-				if (!k)
-					return fail(ps, n);
-				add_kid(n, k);
-				if (!is_op(ps, ","))
-					break;
-				next(ps);
-			}
-			if (!is_op(ps, "}"))
+			if (parse_expr_list(ps, n, "}") || !is_op(ps, "}"))
 				return fail(ps, n);
 			next(ps);
 			return n;
