@@ -1,5 +1,14 @@
 # tests/unwind/lib.sh - shared by the tests/unwind oracle scripts (sourced).
 #
+# unwind_setup [dump] TOOL...
+#   Sets $work (TEST_TMP, or a new directory) and $dump (build/unwind/unwind-dump);
+#   with "dump", fails when it is not built.  Skips the test (exit 77) when perf or one
+#   of the TOOLs is not installed.
+#
+# unwind_record PERF-RECORD-OPTIONS... COMMAND...
+#   `perf record -q --call-graph dwarf -o $work/perf.data ...`; skips the test when
+#   recording with DWARF call graphs does not work here.
+#
 # compare_with_perf PERF.DATA WORK
 #   Runs `perf script -F tid,time,ip,dso --ns --no-inline` and build/unwind/unwind-dump
 #   (plain, then ASan when built) on PERF.DATA and compares the user frames sample by
@@ -14,6 +23,28 @@
 #   perf's up to it.  Also checks that runs with --module-budget 1
 #   and with --libdwfl-only (no cached CFI rows) print the same.  Leaves
 #   $WORK/ours.stats (our summary).
+
+unwind_setup() {
+	work=${TEST_TMP:-$(mktemp -d)}
+	dump=$TOP/build/unwind/unwind-dump
+	if [ "${1:-}" = dump ]; then
+		shift
+		[ -x "$dump" ] || { echo "build/unwind/unwind-dump is not built"; exit 1; }
+	fi
+	local t
+	for t in perf "$@"; do
+		command -v "$t" >/dev/null || {
+			echo "$t is not installed$([ "$t" = ld.lld ] && echo ' (Debian: lld)')"; exit 77; }
+	done
+}
+
+unwind_record() {
+	if ! perf record -q --call-graph dwarf -o "$work/perf.data" "$@" >"$work/record.log" 2>&1; then
+		tail -n 3 "$work/record.log"
+		echo "perf record --call-graph dwarf does not work here"
+		exit 77
+	fi
+}
 
 # One line per sample: "TID TIME STATUS ADDR(DSO) ...", user frames only.
 unwind_normalize() {

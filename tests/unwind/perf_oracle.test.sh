@@ -16,20 +16,11 @@
 # ("stack cut short", "stack partly copied") or have read its last word and be longer
 # (tests/unwind/lib.sh, docs/unwind.md).
 set -u
-work=${TEST_TMP:-$(mktemp -d)}
-dump=$TOP/build/unwind/unwind-dump
-[ -x "$dump" ] || { echo "build/unwind/unwind-dump is not built"; exit 1; }
-command -v perf >/dev/null || { echo "perf is not installed"; exit 77; }
-command -v gcc >/dev/null || { echo "gcc is not installed"; exit 77; }
+. "$TOP/tests/unwind/lib.sh"
+unwind_setup dump gcc
 
 gcc -O2 -g -fomit-frame-pointer -o "$work/workload" "$TOP/tests/unwind/progs/unwind_workload.c" || exit 1
-if ! perf record -q -F 1999 --call-graph dwarf -o "$work/perf.data" "$work/workload" 12 3 \
-	>"$work/record.log" 2>&1; then
-	tail -n 3 "$work/record.log"
-	echo "perf record --call-graph dwarf does not work here"
-	exit 77
-fi
-. "$TOP/tests/unwind/lib.sh"
+unwind_record -F 1999 "$work/workload" 12 3
 status=0
 compare_with_perf "$work/perf.data" "$work" || status=1
 nr_perf=$(wc -l <"$work/perf.norm")

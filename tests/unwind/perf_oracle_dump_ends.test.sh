@@ -22,20 +22,11 @@
 # the second kind and have read the copy's last word, with one frame more than perf,
 # for the first.
 set -u
-work=${TEST_TMP:-$(mktemp -d)}
-dump=$TOP/build/unwind/unwind-dump
-[ -x "$dump" ] || { echo "build/unwind/unwind-dump is not built"; exit 1; }
-command -v perf >/dev/null || { echo "perf is not installed"; exit 77; }
-command -v gcc >/dev/null || { echo "gcc is not installed"; exit 77; }
-command -v python3 >/dev/null || { echo "python3 is not installed"; exit 77; }
+. "$TOP/tests/unwind/lib.sh"
+unwind_setup dump gcc python3
 
 gcc -O2 -g -fomit-frame-pointer -o "$work/workload" "$TOP/tests/unwind/progs/unwind_workload.c" || exit 1
-if ! perf record -q -F 1999 --call-graph dwarf -o "$work/perf.data" "$work/workload" 4 2 \
-	>"$work/record.log" 2>&1; then
-	tail -n 3 "$work/record.log"
-	echo "perf record --call-graph dwarf does not work here"
-	exit 77
-fi
+unwind_record -F 1999 "$work/workload" 4 2
 # where each sample's stack copy lies in the file, as perf reads it: "TIME_NS TID
 # RECORD_OFFSET USTACK_OFFSET" (the ustack offset is that of its size field)
 perf report -D -i "$work/perf.data" 2>/dev/null | awk '
@@ -74,7 +65,6 @@ print("copies made to end after the outermost return address: %d, before it: %d"
 if min(n) < 10:
     sys.exit("too few complete walks to cut")
 EOF
-. "$TOP/tests/unwind/lib.sh"
 status=0
 compare_with_perf "$work/perf.data" "$work" || status=1
 # Every cut sample is the case it was made to be: perf ends it with frame 0; we read

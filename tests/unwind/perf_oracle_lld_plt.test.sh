@@ -10,13 +10,8 @@
 # caller (seen once in ~800 samples of perf_oracle_lld_vdso; here most samples sit in
 # the stub).  Requires samples whose frame 0 is in .plt, as perf prints them.
 set -u
-work=${TEST_TMP:-$(mktemp -d)}
-dump=$TOP/build/unwind/unwind-dump
-[ -x "$dump" ] || { echo "build/unwind/unwind-dump is not built"; exit 1; }
-command -v perf >/dev/null || { echo "perf is not installed"; exit 77; }
-command -v gcc >/dev/null || { echo "gcc is not installed"; exit 77; }
-command -v python3 >/dev/null || { echo "python3 is not installed"; exit 77; }
-command -v ld.lld >/dev/null || { echo "ld.lld is not installed (Debian: lld)"; exit 77; }
+. "$TOP/tests/unwind/lib.sh"
+unwind_setup dump gcc python3 ld.lld
 
 gcc -O2 -g -fno-builtin -fomit-frame-pointer -fuse-ld=lld -o "$work/workload" \
 	"$TOP/tests/unwind/progs/lld_plt_workload.c" || exit 1
@@ -33,13 +28,7 @@ for lo, hi in re.findall(r"FDE cie=\S+ pc=([0-9a-f]+)\.\.([0-9a-f]+)", frames):
     if int(lo, 16) < addr + size and addr < int(hi, 16): sys.exit(1)
 print(off, off + size)') ||
 	{ echo "no .plt, or .eh_frame covers it: the PLT case is not exercised"; exit 1; }
-if ! perf record -q -N -F 1999 --call-graph dwarf -o "$work/perf.data" "$work/workload" 300 \
-	>"$work/record.log" 2>&1; then
-	tail -n 3 "$work/record.log"
-	echo "perf record --call-graph dwarf does not work here"
-	exit 77
-fi
-. "$TOP/tests/unwind/lib.sh"
+unwind_record -N -F 1999 "$work/workload" 300
 status=0
 compare_with_perf "$work/perf.data" "$work" || status=1
 # perf's view: samples on a PLT stub (frame 0 at .plt's file offsets) with a caller

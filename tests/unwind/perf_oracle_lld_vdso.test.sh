@@ -16,13 +16,8 @@
 #     .eh_frame the walk left clock_gettime's frames out.  Requires samples in [vdso]
 #     followed by a libc frame (clock_gettime), as perf prints them.
 set -u
-work=${TEST_TMP:-$(mktemp -d)}
-dump=$TOP/build/unwind/unwind-dump
-[ -x "$dump" ] || { echo "build/unwind/unwind-dump is not built"; exit 1; }
-command -v perf >/dev/null || { echo "perf is not installed"; exit 77; }
-command -v gcc >/dev/null || { echo "gcc is not installed"; exit 77; }
-command -v python3 >/dev/null || { echo "python3 is not installed"; exit 77; }
-command -v ld.lld >/dev/null || { echo "ld.lld is not installed (Debian: lld)"; exit 77; }
+. "$TOP/tests/unwind/lib.sh"
+unwind_setup dump gcc python3 ld.lld
 
 gcc -O2 -g -fomit-frame-pointer -fuse-ld=lld -o "$work/workload" \
 	"$TOP/tests/unwind/progs/lld_vdso_workload.c" || exit 1
@@ -32,13 +27,7 @@ import sys
 pages = [int(l.split()[1], 16) // 4096 for l in sys.stdin if l.split()[:1] == ["LOAD"]]
 sys.exit(0 if any(a == b for a, b in zip(pages, pages[1:])) else 1)' ||
 	{ echo "lld page-aligned the segments: the bias case is not exercised"; exit 1; }
-if ! perf record -q -N -F 1999 --call-graph dwarf -o "$work/perf.data" "$work/workload" 400 \
-	>"$work/record.log" 2>&1; then
-	tail -n 3 "$work/record.log"
-	echo "perf record --call-graph dwarf does not work here"
-	exit 77
-fi
-. "$TOP/tests/unwind/lib.sh"
+unwind_record -N -F 1999 "$work/workload" 400
 status=0
 compare_with_perf "$work/perf.data" "$work" || status=1
 # perf's view: samples in the vdso whose next frame is libc's clock_gettime

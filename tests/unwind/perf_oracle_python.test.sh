@@ -9,20 +9,13 @@
 # would otherwise get a fraction of the samples, and of the allowance for perf's
 # errors (1% of the samples, tests/unwind/lib.sh).
 set -u
-work=${TEST_TMP:-$(mktemp -d)}
-[ -x "$TOP/build/unwind/unwind-dump" ] || { echo "build/unwind/unwind-dump is not built"; exit 1; }
-command -v perf >/dev/null || { echo "perf is not installed"; exit 77; }
-command -v python3 >/dev/null || { echo "python3 is not installed"; exit 77; }
+. "$TOP/tests/unwind/lib.sh"
+unwind_setup dump python3
 python=$(python3 -c 'import os, sys; print(os.path.realpath(sys.executable))') || exit 1
-if ! perf record -q -F 999 --call-graph dwarf -o "$work/perf.data" "$python" -c '
+unwind_record -F 999 "$python" -c '
 import json, time
 t = time.process_time()
 while time.process_time() - t < 0.4:
     json.loads(json.dumps([{"a": i, "b": str(i)} for i in range(2000)]))
-' >"$work/record.log" 2>&1; then
-	tail -n 3 "$work/record.log"
-	echo "perf record --call-graph dwarf does not work here"
-	exit 77
-fi
-. "$TOP/tests/unwind/lib.sh"
+'
 compare_with_perf "$work/perf.data" "$work"

@@ -7,22 +7,13 @@
 # fast path and --libdwfl-only, --module-budget 1); perf (libunwind) keeps rbx in a
 # frame without a rule for it, as the psABI says.
 set -u
-work=${TEST_TMP:-$(mktemp -d)}
-dump=$TOP/build/unwind/unwind-dump
-[ -x "$dump" ] || { echo "build/unwind/unwind-dump is not built"; exit 1; }
+. "$TOP/tests/unwind/lib.sh"
 [ "$(uname -m)" = x86_64 ] || { echo "x86_64 only"; exit 77; }
-command -v perf >/dev/null || { echo "perf is not installed"; exit 77; }
-command -v gcc >/dev/null || { echo "gcc is not installed"; exit 77; }
+unwind_setup dump gcc
 
 gcc -O2 -g -fomit-frame-pointer -o "$work/workload" "$TOP/tests/unwind/progs/rbx_cfa_workload.c" ||
 	exit 1
-if ! perf record -q -N -F 1999 --call-graph dwarf -o "$work/perf.data" "$work/workload" 300 \
-	>"$work/record.log" 2>&1; then
-	tail -n 3 "$work/record.log"
-	echo "perf record --call-graph dwarf does not work here"
-	exit 77
-fi
-. "$TOP/tests/unwind/lib.sh"
+unwind_record -N -F 1999 "$work/workload" 300
 status=0
 compare_with_perf "$work/perf.data" "$work" || status=1
 # perf's view, the premise: samples in the leaf that perf continues through the

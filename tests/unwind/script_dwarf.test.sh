@@ -8,16 +8,10 @@
 # docs/unwind.md): where perf ends a sample with a bogus frame ffffffffffffffff, we
 # print the same frames before it and at most one real frame instead of it.
 set -u
-work=${TEST_TMP:-$(mktemp -d)}
-command -v perf >/dev/null || { echo "perf is not installed"; exit 77; }
-command -v gcc >/dev/null || { echo "gcc is not installed"; exit 77; }
+. "$TOP/tests/unwind/lib.sh"
+unwind_setup gcc
 gcc -O2 -g -fomit-frame-pointer -o "$work/workload" "$TOP/tests/unwind/progs/unwind_workload.c" || exit 1
-if ! perf record -q -F 1999 --call-graph dwarf -o "$work/perf.data" "$work/workload" 12 3 \
-	>"$work/record.log" 2>&1; then
-	tail -n 3 "$work/record.log"
-	echo "perf record --call-graph dwarf does not work here"
-	exit 77
-fi
+unwind_record -F 1999 "$work/workload" 12 3
 
 # One line per sample: "TID TIME: ADDR ADDR ...", consecutive repeats dropped.
 addresses() {
