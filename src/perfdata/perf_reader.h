@@ -288,6 +288,8 @@ struct perf_event {
 			uint32_t maj, min;
 			uint64_t ino, ino_generation;
 			uint32_t prot, flags;
+			/* MMAP2 of a kernel before 3.16 (RHEL 7's 3.10): no prot and flags (0 here) */
+			uint8_t old_mmap2;
 			uint8_t build_id_size;
 			uint8_t build_id[20];
 			const char *filename;

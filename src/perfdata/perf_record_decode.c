@@ -304,6 +304,17 @@ static const char *get_cstr(struct pb_cursor *c)
 	return (const char *)c->p;
 }
 
+/* Kernels before 3.16 that have MMAP2 (3.10 of RHEL and CentOS 7, 3.12 to 3.15) write
+ * no prot and flags: the file name follows ino_generation.  A protection mask from the
+ * kernel is at most PROT_READ|PROT_WRITE|PROT_EXEC (7); the first four bytes of a file
+ * name ("/usr", "[vds", "//an") read as a number far above it, and a name of one
+ * character plus its NUL is still above 0xf.  An empty name reads as 0: the new layout,
+ * whose name is then empty too. */
+static int mmap2_without_prot(const struct pb_cursor *c)
+{
+	return pb_left(c) >= 4 && pb_u32(c->p) > 0xf;
+}
+
 int perf_record_decode(const struct perf_reader *r, const uint8_t *rec, size_t size,
 		       long desc_index, struct perf_event *ev, int64_t off,
 		       struct tephra_error *err)
@@ -365,8 +376,12 @@ int perf_record_decode(const struct perf_reader *r, const uint8_t *rec, size_t s
 			ev->u.mmap.ino = pb_get_u64(&c);
 			ev->u.mmap.ino_generation = pb_get_u64(&c);
 		}
-		ev->u.mmap.prot = pb_get_u32(&c);
-		ev->u.mmap.flags = pb_get_u32(&c);
+		if (!(ev->misc & PERF_MISC_MMAP_BUILD_ID) && mmap2_without_prot(&c))
+			ev->u.mmap.old_mmap2 = 1;
+		else {
+			ev->u.mmap.prot = pb_get_u32(&c);
+			ev->u.mmap.flags = pb_get_u32(&c);
+		}
 		ev->u.mmap.filename = get_cstr(&c);
 		break;
 	case PERF_REC_COMM:
