@@ -83,9 +83,11 @@ perf_bench() {
 	if cmp -s "$out.perf" "$out.tephra"; then
 		echo "tephra script output: identical to perf script ($(wc -c <"$out.perf") bytes)"
 	else
-		echo "tephra script output: DIFFERS from perf script"; diff "$out.perf" "$out.tephra" | head -n 5
+		echo "tephra script output: $(python3 "$TOP/bench/lib/script_compare.py" "$out.perf" "$out.tephra")"
 	fi
 	if [ -s "$out.pfold" ]; then
+		# the old pipeline's lines are --compat's; the default differs on purpose (docs/folding.md)
+		"$TEPHRA" fold --compat $fold_opts -i "$data" >"$out.tfold" 2>/dev/null
 		if cmp -s "$out.pfold" "$out.tfold"; then
 			echo "tephra fold output: identical to perf script | stackcollapse-perf.pl ($(wc -l <"$out.tfold") stacks)"
 		else
