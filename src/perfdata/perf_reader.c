@@ -1,5 +1,5 @@
-/* perf_reader.c - the input driver: opens a perf.data file (mapped) or a pipe-mode
- * stream, cuts the data into records, decompresses COMPRESSED records, sends each record
+/* perf_reader.c - the input driver: takes the bytes of a perf.data file or pipe-mode
+ * stream (perf_input.c), cuts the data into records, decompresses COMPRESSED records, sends each record
  * either straight to delivery or through the ordering queue, and decodes records as they
  * are delivered.
  *
@@ -22,11 +22,9 @@
 #include "perfdata/perf_bytes.h"
 #include "perfdata/perf_reader_internal.h"
 
-#define PIPE_HEADER_SIZE 16
 #define DECOMP_CHUNK (256 * 1024)
 #define MAX_RECORD 65536
 #define PROGRESS_STEP (4u << 20)
-#define RELEASE_STEP (8u << 20)
 
 /* ---- delivery FIFO ----
  *
@@ -71,43 +69,6 @@ static void queue_push(struct perf_reader *r, const struct perf_queued_record *q
 {
 	due_into_fifo(r);
 	perf_ordered_queue_push(&r->queue, q);
-}
-
-/* ---- input ---- */
-
-static int stream_fill(struct perf_reader *r, size_t need, struct tephra_error *err)
-{
-	while (r->sbuf_end - r->sbuf_start < need && !r->stream_eof) {
-		ssize_t n;
-
-		if (r->sbuf_start && r->sbuf_cap - r->sbuf_start < need) {
-			memmove(r->sbuf, r->sbuf + r->sbuf_start, r->sbuf_end - r->sbuf_start);
-			r->sbuf_end -= r->sbuf_start;
-			r->sbuf_start = 0;
-		}
-		if (r->sbuf_cap - r->sbuf_end < 65536 || r->sbuf_cap - r->sbuf_start < need) {
-			r->sbuf_cap = r->sbuf_cap ? r->sbuf_cap * 2 : 4 * 65536;
-			r->sbuf = xrealloc(r->sbuf, r->sbuf_cap);
-		}
-		n = read(r->fd, r->sbuf + r->sbuf_end, r->sbuf_cap - r->sbuf_end);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			tephra_error_at(err, r->path, (int64_t)(r->stream_off + r->sbuf_end -
-				r->sbuf_start), "read error: %s", strerror(errno));
-			return -1;
-		}
-		if (n == 0)
-			r->stream_eof = 1;
-		r->sbuf_end += (size_t)n;
-	}
-	return 0;
-}
-
-static void stream_consume(struct perf_reader *r, size_t n)
-{
-	r->sbuf_start += n;
-	r->stream_off += n;
 }
 
 /* Bytes that follow some records without being counted in their size field. */
@@ -179,7 +140,7 @@ static int read_record(struct perf_reader *r, const uint8_t **rec, size_t *size,
 		return 1;
 	}
 
-	if (stream_fill(r, 8, err))
+	if (perf_input_fill(r, 8, err))
 		return -1;
 	if (r->sbuf_end == r->sbuf_start)
 		return 0;
@@ -194,7 +155,7 @@ static int read_record(struct perf_reader *r, const uint8_t **rec, size_t *size,
 				"than a record header", *size);
 		return -1;
 	}
-	if (stream_fill(r, *size, err))
+	if (perf_input_fill(r, *size, err))
 		return -1;
 	if (r->sbuf_end - r->sbuf_start < *size) {
 		tephra_error_at(err, r->path, (int64_t)r->stream_off, "stream ends inside a record "
@@ -218,11 +179,11 @@ static int read_record(struct perf_reader *r, const uint8_t **rec, size_t *size,
 		r->stats.aux_bytes += extra;
 	if (tracing)
 		keep_tracing_blob(r, NULL, 0, 0);
-	stream_consume(r, *size);
+	perf_input_consume(r, *size);
 	while (extra) {
 		size_t chunk = extra < 65536 ? (size_t)extra : 65536;
 
-		if (stream_fill(r, chunk, err))
+		if (perf_input_fill(r, chunk, err))
 			return -1;
 		if (r->sbuf_end - r->sbuf_start < chunk) {
 			tephra_error_at(err, r->path, (int64_t)r->stream_off, "stream ends inside the "
@@ -231,7 +192,7 @@ static int read_record(struct perf_reader *r, const uint8_t **rec, size_t *size,
 		}
 		if (tracing)
 			keep_tracing_blob(r, r->sbuf + r->sbuf_start, chunk, 1);
-		stream_consume(r, chunk);
+		perf_input_consume(r, chunk);
 		extra -= chunk;
 	}
 	/* The record bytes stay in sbuf until the next fill, which comes after the caller
@@ -497,24 +458,6 @@ static void release_consumed_pages(struct perf_reader *r)
 	}
 }
 
-/* Maps the pages of the next RELEASE_STEP bytes in one call: a page fault per 64 KB
- * (the kernel's fault-around) costs more than populating the page tables in a batch.
- * Kernels before 5.14 refuse MADV_POPULATE_READ, which only loses the gain. */
-static void prefault_ahead(struct perf_reader *r)
-{
-#ifdef MADV_POPULATE_READ
-	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
-	uint64_t from = r->pos - r->pos % page, to = r->release_next + page;
-
-	if (to > r->map_size)
-		to = r->map_size;
-	if (to > from)
-		madvise((void *)(r->map + from), (size_t)(to - from), MADV_POPULATE_READ);
-#else
-	(void)r;
-#endif
-}
-
 /* The end of one input (file, stream or directory part): data left in the decompression
  * buffer means the compressed data stopped inside a record. */
 static int check_input_end(struct perf_reader *r, struct tephra_error *err)
@@ -590,11 +533,11 @@ static int pump(struct perf_reader *r, struct tephra_error *err)
 	report_progress(r, 0);
 	if (r->map_is_mmap && r->pos >= r->release_next) {
 		release_consumed_pages(r);
-		r->release_next = r->pos + RELEASE_STEP;
+		r->release_next = r->pos + PERF_RELEASE_STEP;
 		if (r->pages)
-			page_prefetch_upto(r->pages, (size_t)r->pos, r->release_next + RELEASE_STEP);
+			page_prefetch_upto(r->pages, (size_t)r->pos, r->release_next + PERF_RELEASE_STEP);
 		else
-			prefault_ahead(r);
+			perf_input_prefault(r);
 	}
 	if (r->nr_parts)
 		end_of_dir_turn(r, (size_t)(r->stats.bytes_read - before));
@@ -602,51 +545,6 @@ static int pump(struct perf_reader *r, struct tephra_error *err)
 }
 
 /* ---- open / next / close ---- */
-
-static int slurp(int fd, uint8_t **out, size_t *len, const char *path, struct tephra_error *err)
-{
-	size_t cap = 1 << 20, n = 0;
-	uint8_t *buf = xmalloc(cap);
-
-	for (;;) {
-		ssize_t k;
-
-		if (n == cap) {
-			cap *= 2;
-			buf = xrealloc(buf, cap);
-		}
-		k = read(fd, buf + n, cap - n);
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k < 0) {
-			tephra_error_at(err, path, (int64_t)n, "read error: %s", strerror(errno));
-			free(buf);
-			return -1;
-		}
-		if (k == 0)
-			break;
-		n += (size_t)k;
-	}
-	*out = buf;
-	*len = n;
-	return 0;
-}
-
-static int peek_type(struct perf_reader *r, uint32_t *type, struct tephra_error *err)
-{
-	if (r->input == PERF_INPUT_MAPPED) {
-		if (r->end - r->pos < 8)
-			return 0;
-		*type = pb_u32(r->map + r->pos);
-		return 1;
-	}
-	if (stream_fill(r, 8, err))
-		return -1;
-	if (r->sbuf_end - r->sbuf_start < 8)
-		return 0;
-	*type = pb_u32(r->sbuf + r->sbuf_start);
-	return 1;
-}
 
 /* What the reader says once the input is used up: the AUX bytes it did not decode, and
  * how a killed or cut recording was read. */
@@ -702,7 +600,7 @@ static int read_pipe_header_records(struct perf_reader *r, struct tephra_error *
 {
 	for (;;) {
 		uint32_t type;
-		int rc = peek_type(r, &type, err);
+		int rc = perf_input_peek_type(r, &type, err);
 
 		if (rc < 0)
 			return -1;
@@ -718,84 +616,6 @@ static int read_pipe_header_records(struct perf_reader *r, struct tephra_error *
 			break;
 	}
 	perf_header_finish_names(r);
-	return 0;
-}
-
-static int check_pipe_header(struct perf_reader *r, const uint8_t *h, struct tephra_error *err)
-{
-	if (pb_u64(h) == 0x50455246494c4532ULL) {
-		tephra_error_at(err, r->path, 0, "perf.data written on a machine of the other "
-				"endianness (byte-swapped magic); tephra reads only native-endian files");
-		return -1;
-	}
-	if (pb_u64(h) != 0x32454c4946524550ULL) {
-		tephra_error_at(err, r->path, 0, "not a perf.data file (magic is not PERFILE2)");
-		return -1;
-	}
-	return 0;
-}
-
-static int open_input(struct perf_reader *r, struct tephra_error *err)
-{
-	struct stat st;
-
-	if (fstat(r->fd, &st)) {
-		tephra_error_at(err, r->path, -1, "cannot stat: %s", strerror(errno));
-		return -1;
-	}
-	if (S_ISREG(st.st_mode)) {
-		void *m;
-
-		if (st.st_size == 0) {
-			tephra_error_at(err, r->path, 0, "empty file");
-			return -1;
-		}
-		m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, r->fd, 0);
-		if (m == MAP_FAILED) {
-			tephra_error_at(err, r->path, -1, "cannot map: %s", strerror(errno));
-			return -1;
-		}
-		madvise(m, (size_t)st.st_size, MADV_SEQUENTIAL);
-		r->map = m;
-		r->map_size = (size_t)st.st_size;
-		r->map_is_mmap = 1;
-		/* big files: their pages are mapped ahead on a second thread */
-		if (r->map_size > 2 * RELEASE_STEP) {
-			r->pages = page_prefetch_start(r->map, r->map_size);
-			page_prefetch_upto(r->pages, 0, 2 * RELEASE_STEP);
-		}
-		r->input = PERF_INPUT_MAPPED;
-		return 0;
-	}
-	/* A pipe: pipe mode is streamed; a file-mode perf.data has to be read whole
-	 * because its header points at the end. */
-	r->input = PERF_INPUT_STREAM;
-	if (stream_fill(r, PIPE_HEADER_SIZE, err))
-		return -1;
-	if (r->sbuf_end < PIPE_HEADER_SIZE) {
-		tephra_error_at(err, r->path, 0, "input of %zu bytes is too short for a perf.data "
-				"header", r->sbuf_end);
-		return -1;
-	}
-	if (check_pipe_header(r, r->sbuf, err))
-		return -1;
-	if (pb_u64(r->sbuf + 8) != PIPE_HEADER_SIZE) {
-		uint8_t *rest, *all;
-		size_t rest_len, have = r->sbuf_end;
-
-		if (slurp(r->fd, &rest, &rest_len, r->path, err))
-			return -1;
-		all = xmalloc(have + rest_len);
-		memcpy(all, r->sbuf, have);
-		memcpy(all + have, rest, rest_len);
-		free(rest);
-		free(r->sbuf);
-		r->sbuf = NULL;
-		r->sbuf_start = r->sbuf_end = r->sbuf_cap = 0;
-		r->map = all;
-		r->map_size = have + rest_len;
-		r->input = PERF_INPUT_MAPPED;
-	}
 	return 0;
 }
 
@@ -822,25 +642,25 @@ int perf_reader_open(struct perf_reader **out, const char *path,
 		r->fd = -1;
 		goto fail;
 	}
-	if (open_input(r, err))
+	if (perf_input_open(r, err))
 		goto fail;
 	if (r->input == PERF_INPUT_MAPPED) {
-		if (r->map_size >= 16 && pb_u64(r->map + 8) == PIPE_HEADER_SIZE) {
+		if (r->map_size >= 16 && pb_u64(r->map + 8) == PERF_PIPE_HEADER_SIZE) {
 			/* a pipe-mode stream saved to a file */
-			if (check_pipe_header(r, r->map, err))
+			if (perf_input_check_magic(r, r->map, err))
 				goto fail;
 			r->hdr.pipe_mode = 1;
-			r->pos = PIPE_HEADER_SIZE;
+			r->pos = PERF_PIPE_HEADER_SIZE;
 			r->end = r->map_size;
 			r->hdr.file_size = r->map_size;
-			r->hdr.data_offset = PIPE_HEADER_SIZE;
-			r->hdr.data_size = r->map_size - PIPE_HEADER_SIZE;
+			r->hdr.data_offset = PERF_PIPE_HEADER_SIZE;
+			r->hdr.data_size = r->map_size - PERF_PIPE_HEADER_SIZE;
 		} else if (perf_header_read_file(r, err)) {
 			goto fail;
 		}
 	} else {
 		r->hdr.pipe_mode = 1;
-		stream_consume(r, PIPE_HEADER_SIZE);
+		perf_input_consume(r, PERF_PIPE_HEADER_SIZE);
 	}
 	if (r->hdr.pipe_mode && read_pipe_header_records(r, err))
 		goto fail;

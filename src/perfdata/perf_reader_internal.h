@@ -104,6 +104,23 @@ struct perf_reader {
 	size_t tracing_blob_len;
 };
 
+#define PERF_PIPE_HEADER_SIZE 16
+#define PERF_RELEASE_STEP (8u << 20) /* mapped pages are given back every this many bytes */
+
+/* perf_input.c */
+/* Opens r->fd: a regular file is mapped (PERF_INPUT_MAPPED), a pipe streamed
+ * (PERF_INPUT_STREAM) or, when it holds a file-mode perf.data, read whole. */
+int perf_input_open(struct perf_reader *r, struct tephra_error *err);
+/* STREAM: reads until NEED bytes are buffered or the stream ends. */
+int perf_input_fill(struct perf_reader *r, size_t need, struct tephra_error *err);
+void perf_input_consume(struct perf_reader *r, size_t n);
+/* The type of the next record: 1, 0 at the end of the input, -1 on a read error. */
+int perf_input_peek_type(struct perf_reader *r, uint32_t *type, struct tephra_error *err);
+/* The PERFILE2 magic at H: 0, or -1 with ERR saying what it is instead. */
+int perf_input_check_magic(struct perf_reader *r, const uint8_t *h, struct tephra_error *err);
+/* MAPPED: asks the kernel to map the pages up to the next release point in one call. */
+void perf_input_prefault(struct perf_reader *r);
+
 /* perf_header.c */
 int perf_header_read_file(struct perf_reader *r, struct tephra_error *err);
 int perf_header_parse_feature(struct perf_reader *r, unsigned bit, const uint8_t *p, size_t n,

@@ -6,7 +6,7 @@ percentages).  Rows are matched by name (perf's "[.] " / "[k] " prefix and " (in
 suffix dropped; dso names by their last path component).  Every row of either side
 must be on the other with percentages equal within 0.011 (perf rounds to two decimals;
 rows perf shows at 0.00% may be missing), except unresolved code: perf names it by
-address, one row per address, tephra by its object ("[vdso]", "[libfoo.so]") or
+address, one row per address, tephra by its object ("[[vdso]]", "[libfoo.so]") or
 "[unknown]" (README, frame names).  Those rows are compared as one bucket, by the sum of
 their self percentages, which is the share of samples whose leaf is unresolved on both
 sides (total percentages do not add up across rows).  Exit 1 with the differences."""
@@ -47,7 +47,7 @@ for r in doc["rows"]:
     name = r["name"]
     if doc["key"] == "object":
         name = name.rsplit("/", 1)[-1]
-    if name == "[unknown]" or (doc["key"] != "object" and re.fullmatch(r"\[[^\]]+\]", name)):
+    if name == "[unknown]" or (doc["key"] != "object" and re.fullmatch(r"\[.+\]", name)):
         ours_unresolved_self += r["self_percent"]
         continue
     old = ours.get(name, (0.0, 0.0))
