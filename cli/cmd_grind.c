@@ -398,7 +398,7 @@ static void warn_untraced(const struct grind_procs *p, int no_children)
 /* The files of every process in DIR merged into the profile (FOLDED_ABS, or a file per
  * process when it holds %p) and the graph; prints the summary.  Returns 0 or -1. */
 static int merge_processes(const struct grind_args *a, const char *dir, const char *folded_abs,
-			   const char *title, int rc)
+			   const char *prog, const char *title, int rc)
 {
 	struct tephra_error err = { { 0 } };
 	struct grind_procs p;
@@ -408,6 +408,12 @@ static int merge_processes(const struct grind_args *a, const char *dir, const ch
 		return -1;
 	}
 	warn_untraced(&p, 0);
+	if (p.nrunning)
+		fprintf(stderr, "tephra grind: warning: %zu process%s started by %s still ran when "
+			"it ended: not counted\n", p.nrunning, p.nrunning == 1 ? "" : "es", prog);
+	if (p.nincomplete)
+		fprintf(stderr, "tephra grind: warning: %zu process file%s left out: %s\n",
+			p.nincomplete, p.nincomplete == 1 ? "" : "s", p.incomplete.msg);
 	if (!p.nimages) {
 		fprintf(stderr, "tephra grind: %s was not written (the program or Valgrind "
 			"failed, exit status %d)\n", a->folded, rc);
@@ -552,7 +558,7 @@ static int grind(struct grind_args *a, int argc, char **argv)
 	snprintf(title, sizeof(title), "tephra grind: %s", argv[0]);
 	if (ret == 0)
 		ret = a->no_children ? single_process(a, dir, folded_abs, vg_pid, title, rc)
-				     : merge_processes(a, dir, folded_abs, title, rc);
+				     : merge_processes(a, dir, folded_abs, argv[0], title, rc);
 	grind_procs_remove_dir(dir);
 	if (rc < 0)
 		return 1;

@@ -69,16 +69,15 @@ static int read_image(const char *path, struct grind_image *im, struct tephra_er
 				rc = -1;
 				break;
 			}
-		} else if (add_folded_line(im->stacks, line, (size_t)len) != 0) {
+		} else if (line[len - 1] != '\n' ||
+			   add_folded_line(im->stacks, line, (size_t)len) != 0) {
 			tephra_error_set(err, "%s: line %zu: not a folded line", path, lineno);
 			rc = -1;
 			break;
 		}
 	}
-	if (rc == 0 && lineno == 0) {
-		tephra_error_set(err, "%s: empty (the tool did not finish writing it)", path);
-		rc = -1;
-	}
+	if (rc == 0 && lineno == 0)
+		rc = 1; /* its process is still running */
 	free(line);
 	fclose(f);
 	return rc;
@@ -118,6 +117,7 @@ int grind_procs_read(const char *dir, struct grind_procs *p, struct tephra_error
 		return -1;
 	}
 	struct dirent *e;
+	struct tephra_error err_keep = { { 0 } };
 	int rc = 0;
 	while (rc == 0 && (e = readdir(d))) {
 		size_t n = strlen(e->d_name);
@@ -127,12 +127,23 @@ int grind_procs_read(const char *dir, struct grind_procs *p, struct tephra_error
 			char path[4096];
 			snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
 			p->images = xrealloc(p->images, (p->nimages + 1) * sizeof(*p->images));
-			struct grind_image *im = &p->images[p->nimages++];
+			struct grind_image *im = &p->images[p->nimages];
 			memset(im, 0, sizeof(*im));
-			rc = read_image(path, im, err);
+			int r = read_image(path, im, &p->incomplete);
+			if (r == 0) {
+				p->nimages++;
+			} else if (r > 0) {
+				fold_table_free(im->stacks);
+				p->nrunning++;
+			} else {
+				fold_table_free(im->stacks);
+				if (p->nincomplete++ == 0)
+					err_keep = p->incomplete;
+			}
 		}
 	}
 	closedir(d);
+	p->incomplete = err_keep;
 	if (p->nuntraced)
 		qsort(p->untraced, p->nuntraced, sizeof(*p->untraced), by_pid);
 	return rc;

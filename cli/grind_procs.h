@@ -28,10 +28,14 @@ struct grind_procs {
 	size_t nimages;
 	struct grind_untraced *untraced;
 	size_t nuntraced;
+	size_t nrunning;        /* empty files: processes still running */
+	size_t nincomplete;     /* files left out as not the tool's */
+	struct tephra_error incomplete; /* why the first was left out */
 };
 
-/* Reads what the tool left in DIR into P (zeroed first).  Returns 0, or -1 with ERR
- * set (a file that cannot be read or is not the tool's). */
+/* Reads what the tool left in DIR into P (zeroed first).  An empty file is a process
+ * still running (P->nrunning), a file that is not the tool's is left out
+ * (P->nincomplete).  Returns 0, or -1 with ERR set when DIR cannot be read. */
 int grind_procs_read(const char *dir, struct grind_procs *p, struct tephra_error *err);
 void grind_procs_release(struct grind_procs *p);
 

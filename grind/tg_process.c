@@ -4,7 +4,11 @@
  * With --proc-dir=DIR (what `tephra grind` passes, with --trace-children=yes) each
  * process writes DIR/PID.K.folded, K the first number whose file did not exist yet: a
  * process that execs a followed program keeps its pid, and the new program's tool
- * writes a file of its own.  The file's first line says whose stacks follow:
+ * writes a file of its own.  The name is taken (created empty) when the program starts
+ * or the process forks, and the content renamed into place when it is written (at the
+ * end or at an exec), so the file is whole, or empty while the process still runs: the
+ * launcher reads them once the program it started has ended, and a process that
+ * outlived it is told apart from one that ran.  The file's first line says whose stacks follow:
  *     # tephragrind pid=P ppid=Q underflows=U seeded=S comm=NAME
  * NAME is the name the kernel gives the process after an exec: the base name of the
  * program, cut to 15 bytes (TASK_COMM_LEN - 1), so roots match `tephra fold`'s.
@@ -72,6 +76,8 @@ void tg_process_init(void)
 		comm[i] = c == ';' ? ':' : (c == '\n' || c == '\r') ? ' ' : c;
 	}
 	comm[i] = 0;
+	if (tg.opt.proc_dir)
+		tg_process_reserve();
 }
 
 void tg_process_forked(void)
@@ -81,6 +87,7 @@ void tg_process_forked(void)
 	if (tg.opt.proc_dir) {
 		tg.proc_path = NULL;
 		VG_(memset)(&tg.stats, 0, sizeof(tg.stats));
+		tg_process_reserve();
 	}
 }
 
@@ -132,8 +139,8 @@ void tg_process_exec_failed(void)
 	}
 }
 
-/* The process's file, created on the first write (O_EXCL: the number K that is free). */
-static const HChar *proc_path(void)
+/* The process's file, created empty (O_EXCL: the number K that is free). */
+const HChar *tg_process_reserve(void)
 {
 	if (tg.proc_path)
 		return tg.proc_path;
@@ -162,7 +169,7 @@ void tg_write_profile(void)
 		tg_write_output(tg.out_path, NULL);
 		return;
 	}
-	const HChar *path = proc_path();
+	const HChar *path = tg_process_reserve();
 	if (!path)
 		return;
 	HChar header[128 + sizeof(comm)];
@@ -170,5 +177,12 @@ void tg_write_profile(void)
 		      "# tephragrind pid=%d ppid=%d underflows=%llu seeded=%llu comm=%s\n",
 		      VG_(getpid)(), VG_(getppid)(), tg.stats.underflows_repaired,
 		      tg.stats.frames_seeded, comm);
-	tg_write_output(path, header);
+	/* Written beside and renamed into place: the launcher reads every file once the
+	 * program has ended, and a process that outlived it may still be writing. */
+	SizeT len = VG_(strlen)(path) + 8;
+	HChar *part = VG_(malloc)("tg.proc.part", len);
+	VG_(snprintf)(part, len, "%s.part", path);
+	tg_write_output(part, header);
+	VG_(rename)(part, path);
+	VG_(free)(part);
 }

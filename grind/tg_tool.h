@@ -146,6 +146,8 @@ void tg_write_output(const HChar *path, const HChar *header);
 
 /* tg_process.c */
 void tg_process_init(void);
+/* --proc-dir: this process's file, created empty on the first call. */
+const HChar *tg_process_reserve(void);
 void tg_process_forked(void);
 void tg_process_exec(UInt syscallno, const UWord *args);
 void tg_process_exec_failed(void);

@@ -161,3 +161,20 @@ for prog in gcc cc1 as; do
 	[ -n "$ours" ] && [ "$ours" = "$theirs" ] || fail "gcc -pipe, $prog: ours $ours, lackey $theirs"
 	echo "gcc -pipe, $prog: $ours instructions, as lackey"
 done
+
+# --- a process that outlives the program: its file is still empty when tephra grind
+# reads the files (the tool takes the name at the fork and writes it at the end), so it
+# is not counted and a warning says so; the parent's stacks are the profile.
+build outlive "$PROGS/outlive.c"
+mkfifo release
+"$TEPHRA" grind --no-svg -o ol.folded ./outlive release >ol.out 2>ol.err
+rc=$?
+# Lets the child end (its tool then writes into a directory that is gone).  Opened
+# read-write, so this never blocks even if no child is waiting.
+exec 3<>release
+echo go >&3
+[ $rc = 0 ] || { cat ol.err; fail "outlive: exit status $rc"; }
+has_line ol.folded "main;work 2002"
+no_match ol.folded 'work 1002$'
+grep -qx 'tephra grind: warning: 1 process started by ./outlive still ran when it ended: not counted' ol.err ||
+	{ cat ol.err; fail "no warning for the process still running"; }
