@@ -340,6 +340,11 @@ static int parse_args(struct grind_args *a, int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
+	if (a->with_pid && a->no_children) {
+		fprintf(stderr, "tephra grind: --pid names the roots of the processes of one "
+			"profile: not with --no-children\n");
+		return 2;
+	}
 	if (a->quiet)
 		add_tool_opt(a, "%s", "--summary=no");
 	return -1;
