@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,12 +18,14 @@
 #include <unistd.h>
 
 #include "base/error.h"
+#include "fold/fold_table.h"
 
 #include "child.h"
 #include "commands.h"
 #include "flame_cli.h"
 #include "cli_files.h"
 #include "companion.h"
+#include "grind_procs.h"
 
 #define TOOL_NAME "tephragrind"
 
@@ -33,6 +36,8 @@ struct grind_args {
 	char **tool_opts;        /* options handed to the tool / valgrind */
 	size_t ntool_opts;
 	int quiet;
+	int no_children;         /* --no-children: exec'd programs are not followed */
+	int with_pid;            /* --pid: roots "comm-PID", also for one process */
 };
 
 static void usage(FILE *f)
@@ -41,7 +46,8 @@ static void usage(FILE *f)
 "usage: tephra grind [options] [--] PROGRAM [ARGS...]\n"
 "Runs PROGRAM under Valgrind, counting every guest instruction against its full call\n"
 "path; writes folded stacks and a flame graph.\n\n"
-"  -o, --output=FILE       folded stacks [grind.folded]; a forked child writes FILE.PID\n"
+"  -o, --output=FILE       folded stacks [grind.folded]; %%p in FILE: one file per\n"
+"                          process, %%p replaced by its pid\n"
 "      --svg=FILE          flame graph [grind.svg]\n"
 "      --no-svg            write only the folded stacks\n"
 "      --skip-obj=PATTERN  functions of objects matching PATTERN (glob on path or base\n"
@@ -58,6 +64,10 @@ static void usage(FILE *f)
 "      --show-plt          keep PLT stubs and the lazy resolver as frames\n"
 "      --inline            show inlined functions as frames (name_[i]), from the\n"
 "                          program's DWARF inline info (slower)\n"
+"      --no-children       do not follow the programs PROGRAM execs (a warning\n"
+"                          names them); a forked process writes FILE.PID\n"
+"      --pid               root frames \"comm-PID\" (default: \"comm\", and only when\n"
+"                          more than one process ran)\n"
 "      --valgrind-opt=OPT  pass OPT to valgrind (repeatable)\n"
 "      --valgrind=PATH     the valgrind launcher [valgrind]\n"
 "  -q, --quiet             no summary on stderr\n"
@@ -179,14 +189,18 @@ static int check_version(const char *libdir, const char *valgrind, struct tephra
 	return 0;
 }
 
+/* Runs the program under Valgrind; DIR is where the tool writes a file per process, or
+ * with --no-children only the notes of programs exec'd.  *VG_PID: the process that ran
+ * PROGRAM (the launcher execs the tool in place). */
 static int run_valgrind(const struct grind_args *a, const char *libdir, const char *folded_abs,
-			int argc, char **argv)
+			const char *dir, int argc, char **argv, pid_t *vg_pid)
 {
-	size_t n = 0, cap = a->ntool_opts + (size_t)argc + 8;
+	size_t n = 0, cap = a->ntool_opts + (size_t)argc + 12;
 	char **av = calloc(cap, sizeof(*av));
-	char *out_opt, *tool_opt;
+	char *out_opt, *tool_opt, *dir_opt;
 	if (!av || asprintf(&out_opt, "--out=%s", folded_abs) < 0 ||
-	    asprintf(&tool_opt, "--tool=%s", TOOL_NAME) < 0) {
+	    asprintf(&tool_opt, "--tool=%s", TOOL_NAME) < 0 ||
+	    asprintf(&dir_opt, "--%s=%s", a->no_children ? "exec-notes" : "proc-dir", dir) < 0) {
 		perror("tephra grind");
 		return -1;
 	}
@@ -196,16 +210,26 @@ static int run_valgrind(const struct grind_args *a, const char *libdir, const ch
 	av[n++] = out_opt;
 	for (size_t i = 0; i < a->ntool_opts; i++)
 		av[n++] = a->tool_opts[i];
+	av[n++] = dir_opt;
+	if (!a->no_children) {
+		/* Every process's tool writes its own file; the summary is ours. */
+		av[n++] = "--trace-children=yes";
+		av[n++] = "--summary=no";
+	}
 	av[n++] = "--";
 	for (int i = 0; i < argc; i++)
 		av[n++] = argv[i];
 	av[n] = NULL;
 	const struct child_env env[] = { { "VALGRIND_LIB", libdir }, { NULL, NULL } };
 	struct child_cmd cmd = { .argv = av, .env = env, .who = "tephra grind" };
-	int rc = child_run(&cmd, NULL);
+	int rc = -1;
+	*vg_pid = child_start(&cmd);
+	if (*vg_pid >= 0)
+		rc = child_wait(*vg_pid, "tephra grind", NULL);
 	free(av);
 	free(out_opt);
 	free(tool_opt);
+	free(dir_opt);
 	return rc;
 }
 
@@ -220,7 +244,8 @@ static int render_svg(const char *folded, const char *svg, const char *title)
 }
 
 enum { OPT_SVG = 1, OPT_NO_SVG, OPT_SKIP, OPT_START, OPT_COLLECT, OPT_TAIL, OPT_KEEP_COLD,
-       OPT_BELOW_MAIN, OPT_OBJ_PREFIX, OPT_SHOW_PLT, OPT_VG_OPT, OPT_VALGRIND, OPT_INLINE };
+       OPT_BELOW_MAIN, OPT_OBJ_PREFIX, OPT_SHOW_PLT, OPT_VG_OPT, OPT_VALGRIND, OPT_INLINE,
+       OPT_NO_CHILDREN, OPT_PID };
 
 /* Parses the options into A; returns -1 to go on, or the exit status. */
 static int parse_args(struct grind_args *a, int argc, char **argv)
@@ -240,6 +265,8 @@ static int parse_args(struct grind_args *a, int argc, char **argv)
 		{ "inline", no_argument, NULL, OPT_INLINE },
 		{ "valgrind-opt", required_argument, NULL, OPT_VG_OPT },
 		{ "valgrind", required_argument, NULL, OPT_VALGRIND },
+		{ "no-children", no_argument, NULL, OPT_NO_CHILDREN },
+		{ "pid", no_argument, NULL, OPT_PID },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
@@ -275,6 +302,14 @@ static int parse_args(struct grind_args *a, int argc, char **argv)
 				"tephra grind can pass on\n", optarg);
 			return 2;
 		}
+		/* Following children is ours to decide: it changes how the files are written. */
+		if (c == OPT_VG_OPT && (!strncmp(optarg, "--trace-children=", 17) ||
+					!strncmp(optarg, "--proc-dir=", 11) ||
+					!strncmp(optarg, "--exec-notes=", 13))) {
+			fprintf(stderr, "tephra grind: --valgrind-opt: '%s' is tephra grind's to "
+				"set (children are followed unless --no-children)\n", optarg);
+			return 2;
+		}
 		switch (c) {
 		case 'o': a->folded = optarg; break;
 		case OPT_SVG: a->svg = optarg; break;
@@ -293,6 +328,8 @@ static int parse_args(struct grind_args *a, int argc, char **argv)
 			break;
 		case OPT_VG_OPT: add_tool_opt(a, "%s", optarg); break;
 		case OPT_VALGRIND: a->valgrind = optarg; break;
+		case OPT_NO_CHILDREN: a->no_children = 1; break;
+		case OPT_PID: a->with_pid = 1; break;
 		case 'q': a->quiet = 1; break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
@@ -303,9 +340,165 @@ static int parse_args(struct grind_args *a, int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
+	if (a->with_pid && a->no_children) {
+		fprintf(stderr, "tephra grind: --pid names the roots of the processes of one "
+			"profile: not with --no-children\n");
+		return 2;
+	}
 	if (a->quiet)
 		add_tool_opt(a, "%s", "--summary=no");
 	return -1;
+}
+
+/* PATTERN with every "%p" replaced by PID, into OUT. */
+static int expand_pid(char *out, size_t cap, const char *pattern, long pid)
+{
+	size_t n = 0;
+	for (const char *c = pattern; *c; c++) {
+		int k;
+		if (c[0] == '%' && c[1] == 'p') {
+			k = snprintf(out + n, cap - n, "%ld", pid);
+			c++;
+		} else {
+			k = snprintf(out + n, cap - n, "%c", *c);
+		}
+		if (k < 0 || (size_t)k >= cap - n)
+			return -1;
+		n += (size_t)k;
+	}
+	return 0;
+}
+
+static int write_table(const struct fold_table *t, const char *path)
+{
+	FILE *f = fopen(path, "w");
+	if (!f || fold_table_write(t, f) != 0 || fclose(f) != 0) {
+		fprintf(stderr, "tephra grind: %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static int deepest_line(void *arg, const char *stack, size_t len, uint64_t weight)
+{
+	(void)weight;
+	size_t depth = 1, *deepest = arg;
+	for (size_t i = 0; i < len; i++)
+		depth += stack[i] == ';';
+	if (depth > *deepest)
+		*deepest = depth;
+	return 0;
+}
+
+static void warn_untraced(const struct grind_procs *p, int no_children)
+{
+	for (size_t i = 0; i < p->nuntraced; i++)
+		fprintf(stderr, "tephra grind: warning: process %d ran %s without the tool (%s): "
+			"its instructions are not counted\n", p->untraced[i].pid,
+			p->untraced[i].path, no_children ? "--no-children" :
+			"not followed: a setuid or setgid program, or one "
+			"--trace-children-skip names");
+}
+
+/* The files of every process in DIR merged into the profile (FOLDED_ABS, or a file per
+ * process when it holds %p) and the graph; prints the summary.  Returns 0 or -1. */
+static int merge_processes(const struct grind_args *a, const char *dir, const char *folded_abs,
+			   const char *prog, const char *title, int rc)
+{
+	struct tephra_error err = { { 0 } };
+	struct grind_procs p;
+	if (grind_procs_read(dir, &p, &err) != 0) {
+		fprintf(stderr, "tephra grind: %s\n", err.msg);
+		grind_procs_release(&p);
+		return -1;
+	}
+	warn_untraced(&p, 0);
+	if (p.nrunning)
+		fprintf(stderr, "tephra grind: warning: %zu process%s started by %s still ran when "
+			"it ended: not counted\n", p.nrunning, p.nrunning == 1 ? "" : "es", prog);
+	if (p.nincomplete)
+		fprintf(stderr, "tephra grind: warning: %zu process file%s left out: %s\n",
+			p.nincomplete, p.nincomplete == 1 ? "" : "s", p.incomplete.msg);
+	if (!p.nimages) {
+		fprintf(stderr, "tephra grind: %s was not written (the program or Valgrind "
+			"failed, exit status %d)\n", a->folded, rc);
+		grind_procs_release(&p);
+		return -1;
+	}
+	/* One process: its stacks as they are; several: a root frame for each. */
+	int roots = p.nimages > 1 || a->with_pid, ret = 0;
+	struct fold_table *all = grind_procs_merge(&p, -1, roots, a->with_pid);
+	char path[PATH_MAX];
+	const char *graph_input = folded_abs;
+	if (strstr(folded_abs, "%p")) {
+		for (size_t i = 0; i < p.nimages && ret == 0; i++) {
+			int pid = p.images[i].pid, seen = 0;
+			for (size_t j = 0; j < i; j++)
+				seen |= p.images[j].pid == pid;
+			if (seen)
+				continue;
+			struct fold_table *one = grind_procs_merge(&p, pid, roots, a->with_pid);
+			if (expand_pid(path, sizeof(path), folded_abs, pid) != 0) {
+				fprintf(stderr, "tephra grind: %s: path too long\n", a->folded);
+				ret = -1;
+			} else if (write_table(one, path) != 0) {
+				ret = -1;
+			}
+			fold_table_free(one);
+		}
+		/* The graph is drawn from a file: the whole profile's, in our directory. */
+		if (path_join(path, sizeof(path), dir, "all.folded") != 0) {
+			fprintf(stderr, "tephra grind: %s: path too long\n", dir);
+			ret = -1;
+		}
+		graph_input = path;
+	}
+	if (ret == 0)
+		ret = write_table(all, graph_input);
+	if (ret == 0 && a->svg && render_svg(graph_input, a->svg, title) != 0)
+		ret = -1;
+	if (ret == 0 && !a->quiet) {
+		size_t deepest = 0;
+		uint64_t underflows = 0, seeded = 0;
+		fold_table_each_line(all, deepest_line, &deepest);
+		for (size_t i = 0; i < p.nimages; i++) {
+			underflows += p.images[i].underflows;
+			seeded += p.images[i].seeded;
+		}
+		char procs[64] = "";
+		if (p.nimages > 1)
+			snprintf(procs, sizeof(procs), " in %zu processes", p.nimages);
+		fprintf(stderr, "tephra grind: %s: %" PRIu64 " instructions counted%s, %zu stacks, "
+			"deepest stack %zu frames, %" PRIu64 " underflows repaired, %" PRIu64
+			" frames seeded\n", folded_abs, fold_table_total(all), procs,
+			fold_table_nr_stacks(all), deepest, underflows, seeded);
+	}
+	fold_table_free(all);
+	grind_procs_release(&p);
+	return ret;
+}
+
+/* With --no-children, the tool writes FOLDED_ABS itself, as it always did. */
+static int single_process(const struct grind_args *a, const char *dir, const char *folded_abs,
+			  pid_t vg_pid, const char *title, int rc)
+{
+	struct tephra_error err = { { 0 } };
+	struct grind_procs p;
+	if (grind_procs_read(dir, &p, &err) != 0)
+		fprintf(stderr, "tephra grind: %s\n", err.msg);
+	warn_untraced(&p, 1);
+	grind_procs_release(&p);
+	char path[PATH_MAX];
+	struct stat st;
+	/* Valgrind expands %p itself: the first process's file is the one to draw. */
+	if (expand_pid(path, sizeof(path), folded_abs, (long)vg_pid) != 0 || stat(path, &st) != 0) {
+		fprintf(stderr, "tephra grind: %s was not written (the program or Valgrind "
+			"failed, exit status %d)\n", a->folded, rc);
+		return -1;
+	}
+	if (a->svg && render_svg(path, a->svg, title) != 0)
+		return -1;
+	return 0;
 }
 
 static int grind(struct grind_args *a, int argc, char **argv)
@@ -333,33 +526,49 @@ static int grind(struct grind_args *a, int argc, char **argv)
 			return 1;
 		}
 	}
-	/* Fail before a long run, not after it, when the output cannot be written. */
-	int fd = open(folded_abs, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	/* Fail before a long run, not after it, when the output cannot be written (with
+	 * %p: the file our own pid would have, in the same directory). */
+	char probe[PATH_MAX];
+	if (expand_pid(probe, sizeof(probe), folded_abs, (long)getpid()) != 0) {
+		fprintf(stderr, "tephra grind: %s: path too long\n", a->folded);
+		return 1;
+	}
+	struct stat st;
+	int existed = stat(probe, &st) == 0;
+	int fd = open(probe, O_WRONLY | O_CREAT | (existed ? 0 : O_TRUNC), 0644);
 	if (fd < 0) {
 		fprintf(stderr, "tephra grind: %s: %s\n", a->folded, strerror(errno));
 		return 1;
 	}
 	close(fd);
-	unlink(folded_abs);
+	if (!existed || !strstr(folded_abs, "%p"))
+		unlink(probe);
 	if (a->svg && !cli_can_write(a->svg)) {
 		fprintf(stderr, "tephra grind: %s: %s\n", a->svg, strerror(errno));
 		return 1;
 	}
-	int rc = run_valgrind(a, libdir, folded_abs, argc, argv);
+	/* Where the tool writes a file per process (and notes of programs it did not
+	 * follow): ours, removed at the end. */
+	const char *tmp = getenv("TMPDIR");
+	char dir[PATH_MAX];
+	snprintf(dir, sizeof(dir), "%s/tephra-grind.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(dir)) {
+		fprintf(stderr, "tephra grind: %s: %s\n", dir, strerror(errno));
+		return 1;
+	}
+	pid_t vg_pid = -1;
+	int rc = run_valgrind(a, libdir, folded_abs, dir, argc, argv, &vg_pid);
+	int ret = rc < 0 ? -1 : 0;
+	char title[512];
+	snprintf(title, sizeof(title), "tephra grind: %s", argv[0]);
+	if (ret == 0)
+		ret = a->no_children ? single_process(a, dir, folded_abs, vg_pid, title, rc)
+				     : merge_processes(a, dir, folded_abs, argv[0], title, rc);
+	grind_procs_remove_dir(dir);
 	if (rc < 0)
 		return 1;
-	struct stat st;
-	if (stat(folded_abs, &st) != 0) {
-		fprintf(stderr, "tephra grind: %s was not written (the program or Valgrind "
-			"failed, exit status %d)\n", a->folded, rc);
+	if (ret != 0)
 		return rc ? rc : 1;
-	}
-	if (a->svg) {
-		char title[512];
-		snprintf(title, sizeof(title), "tephra grind: %s", argv[0]);
-		if (render_svg(folded_abs, a->svg, title) != 0)
-			return rc ? rc : 1;
-	}
 	/* The program's exit status is ours, as under valgrind itself. */
 	return rc;
 }

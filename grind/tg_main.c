@@ -72,6 +72,8 @@ static Bool process_cmd_line_option(const HChar *arg)
 	else if VG_BOOL_CLO(arg, "--show-plt", tg.opt.show_plt) {}
 	else if VG_BOOL_CLO(arg, "--summary", tg.opt.summary) {}
 	else if VG_BOOL_CLO(arg, "--inline", tg.opt.inline_frames) {}
+	else if VG_STR_CLO(arg, "--proc-dir", tg.opt.proc_dir) {}
+	else if VG_STR_CLO(arg, "--exec-notes", tg.opt.notes_dir) {}
 	else
 		return False;
 	return True;
@@ -95,7 +97,9 @@ static void print_usage(void)
 "    --show-plt=yes|no          keep PLT stubs and the lazy resolver as frames [no]\n"
 "    --summary=yes|no           one summary line on stderr at the end [yes]\n"
 "    --inline=yes|no            inlined functions as frames (with\n"
-"                               --read-inline-info=yes) [no]\n");
+"                               --read-inline-info=yes) [no]\n"
+"    --proc-dir=DIR             one file per process in DIR, instead of --out\n"
+"    --exec-notes=DIR           note in DIR the programs exec'd and not followed\n");
 }
 
 static void print_debug_usage(void)
@@ -123,6 +127,7 @@ static void post_clo_init(void)
 	tg.cur_fn = TG_CUR_RECHECK;
 	tg.threads = VG_(calloc)("tg.threads", VG_N_THREADS, sizeof(*tg.threads));
 	tg.out_path = VG_(expand_file_name)("--out", tg.opt.out);
+	tg_process_init();
 }
 
 static void on_start_client_code(ThreadId tid, ULong blocks)
@@ -165,6 +170,7 @@ static void on_fork_child(ThreadId tid)
 	tg.forked_child = True;
 	tg_charge();
 	tg_zero_counts();
+	tg_process_forked();
 	HChar *path = tg.out_path;
 	if (!VG_(strstr)(tg.opt.out, "%p")) {
 		SizeT len = VG_(strlen)(path) + 32;
@@ -181,23 +187,25 @@ static void on_fork_child(ThreadId tid)
  * exec fails, fini writes the file again later. */
 static void pre_syscall(ThreadId tid, UInt syscallno, UWord *args, UInt nargs)
 {
-	(void)tid, (void)args, (void)nargs;
+	(void)tid, (void)nargs;
 	if (syscallno == __NR_execve || syscallno == __NR_execveat) {
-		tg_charge();
-		tg_write_output(tg.out_path);
+		tg_write_profile();
+		tg_process_exec(syscallno, args);
 	}
 }
 
+/* Reached by an exec only when it failed: the process goes on. */
 static void post_syscall(ThreadId tid, UInt syscallno, UWord *args, UInt nargs, SysRes res)
 {
-	(void)tid, (void)syscallno, (void)args, (void)nargs, (void)res;
+	(void)tid, (void)args, (void)nargs, (void)res;
+	if (syscallno == __NR_execve || syscallno == __NR_execveat)
+		tg_process_exec_failed();
 }
 
 static void fini(Int exitcode)
 {
 	(void)exitcode;
-	tg_charge();
-	tg_write_output(tg.out_path);
+	tg_write_profile();
 }
 
 static void pre_clo_init(void)

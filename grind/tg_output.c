@@ -271,7 +271,7 @@ static void print_summary(const HChar *path, ULong total, SizeT stacks, SizeT de
 		    tg.stats.underflows_repaired, tg.stats.frames_seeded);
 }
 
-void tg_write_output(const HChar *path)
+void tg_write_output(const HChar *path, const HChar *header)
 {
 	struct tg_lines ls = { 0 };
 	for (UInt i = 0; i < VG_N_THREADS; i++)
@@ -292,6 +292,8 @@ void tg_write_output(const HChar *path)
 	w->fd = sr_Res(sr);
 	w->len = 0;
 	w->failed = False;
+	if (header)
+		w_put(w, header, VG_(strlen)(header));
 	ULong total = 0;
 	SizeT stacks = 0, deepest = 0;
 	for (SizeT i = 0; i < ls.n;) {

@@ -69,7 +69,7 @@ static void dump(void)
 	SizeT len = VG_(strlen)(tg.out_path) + 32;
 	HChar *path = VG_(malloc)("tg.dump", len);
 	VG_(snprintf)(path, len, "%s.%llu", tg.out_path, tg.stats.dumps);
-	tg_write_output(path);
+	tg_write_output(path, NULL);
 	VG_(free)(path);
 	tg_zero_counts();
 }

@@ -43,6 +43,8 @@ struct tg_options {
 	Bool show_plt;             /* --show-plt: keep PLT stubs and the lazy resolver */
 	Bool summary;              /* --summary: one line on stderr at the end */
 	Bool inline_frames;        /* --inline: inlined functions as frames */
+	const HChar *proc_dir;     /* --proc-dir: a file per process there (tg_process.c) */
+	const HChar *notes_dir;    /* --exec-notes: notes of exec'd programs there */
 	HChar **skip_objs;         /* --skip-obj patterns (NULL-terminated growable) */
 	UInt n_skip_objs;
 };
@@ -103,6 +105,7 @@ struct tg_state {
 	struct tg_stats stats;
 	Bool forked_child;
 	HChar *out_path;    /* resolved at start (the file name is fixed then) */
+	HChar *proc_path;   /* --proc-dir: this process's file, once created */
 };
 
 extern struct tg_state tg;
@@ -138,7 +141,17 @@ void tg_start_instrumentation(ThreadId tid);
 void tg_stop_instrumentation(void);
 void tg_zero_counts(void);
 
-/* tg_output.c */
-void tg_write_output(const HChar *path);
+/* tg_output.c: writes the folded stacks to PATH, HEADER (if not NULL) first. */
+void tg_write_output(const HChar *path, const HChar *header);
+
+/* tg_process.c */
+void tg_process_init(void);
+/* --proc-dir: this process's file, created empty on the first call. */
+const HChar *tg_process_reserve(void);
+void tg_process_forked(void);
+void tg_process_exec(UInt syscallno, const UWord *args);
+void tg_process_exec_failed(void);
+/* Charges what is pending and writes the profile: to --out, or this process's file. */
+void tg_write_profile(void);
 
 #endif

@@ -15,7 +15,8 @@ complete_words() { # words of the command line, the last one being completed
 [ "$(complete_words gr)" = grind ] || fail "'gr' does not complete to grind: $(complete_words gr)"
 [ "$(complete_words '')" = "$( (echo "$COMMANDS"; echo --help; echo --version) | sort)" ] ||
 	fail "the commands offered are not tephra's: $(complete_words '')"
-[ "$(complete_words grind --no-)" = --no-svg ] || fail "grind --no- does not complete to --no-svg"
+[ "$(complete_words grind --no-)" = "$(printf '%s\n' --no-children --no-svg)" ] ||
+	fail "grind --no- does not complete to --no-children and --no-svg: $(complete_words grind --no-)"
 complete_words record --fl | grep -qx -- --flamechart || fail "record's shared graph options are not offered"
 complete_words record --fo | grep -qx -- --folded || fail "record's own options are not offered"
 [ -z "$(complete_words grind -- ./prog --no-)" ] || fail "words after -- are completed as tephra options"
