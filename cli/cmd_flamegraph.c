@@ -15,21 +15,28 @@ static void usage(FILE *f)
 		"tool; two counts per line make a differential graph); '-' reads standard\n"
 		"input; nothing reads ./perf.data when standard input is a terminal, else\n"
 		"standard input.  An SVG is never written to a terminal: without -o it then\n"
-		"goes to flame.svg.\n\n%s%s", flame_cli_output_help, flame_cli_help);
+		"goes to flame.svg.\n\n%s"
+		"  -q, --quiet         perf.data: no stack-quality report on stderr\n%s",
+		flame_cli_output_help, flame_cli_help);
 }
 
 int cmd_flamegraph(int argc, char **argv)
 {
 	static const struct option own[] = {
 		{ "help", no_argument, NULL, 'h' },
+		{ "quiet", no_argument, NULL, 'q' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct option *opts = flame_cli_merge_options(own);
 	struct flame_cli c;
-	int opt, rc;
+	int opt, rc, quiet = 0;
 
 	flame_cli_init(&c, "tephra flamegraph");
-	while ((opt = getopt_long(argc, argv, "ho:", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "hqo:", opts, NULL)) != -1) {
+		if (opt == 'q') {
+			quiet = 1;
+			continue;
+		}
 		if (opt == 'h') {
 			usage(stdout);
 			free(opts);
@@ -58,6 +65,8 @@ int cmd_flamegraph(int argc, char **argv)
 	in.count_samples = c.count_samples;
 	in.compat = c.compat;
 	in.samples_col = !c.count_samples;
+	in.quality = quiet ? NULL : stderr;
+	in.quality_who = "tephra flamegraph";
 
 	rc = flame_cli_load(&c, input, t, &in, &st);
 	if (rc == 0) {

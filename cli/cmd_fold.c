@@ -49,7 +49,7 @@ static void usage(FILE *f)
 		"      --strict           damaged input (a cut stream or file, junk after the last\n"
 		"                         record, a killed perf record's file) is an error, not a\n"
 		"                         warning after the whole records\n"
-		"  -q, --quiet            no stack-quality report on stderr (DWARF recordings)\n");
+		"  -q, --quiet            no stack-quality report on stderr\n");
 }
 
 /* --from-text: `perf script` text from PATH ("-" = standard input). */

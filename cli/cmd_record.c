@@ -1,4 +1,7 @@
-/* cmd_record.c - `tephra record -- CMD...`: perf record, then a flame graph, in one go. */
+/* cmd_record.c - `tephra record -- CMD...`: perf record, then a flame graph, in one go.
+ * User stacks are unwound from DWARF by default: Debian's programs and libraries (python3,
+ * cc1, libc) keep no frame pointers, and frame-pointer chains through them break
+ * (docs/stack-quality.md, "tephra record's stack size"). */
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -15,20 +18,31 @@
 #include "render/flame_diff.h"
 #include "cli_files.h"
 
+/* The user stack perf copies per sample for DWARF unwinding, by measurement (python3,
+ * cc1 and a C++ program; docs/stack-quality.md): at 16 KiB python3's and the C++
+ * program's stacks all reach their roots, cc1's 95% (96% at 32 KiB, for twice the
+ * bytes: 17 MB per second of a busy CPU at 999 Hz against 33). */
+#define RECORD_DWARF_DUMP "16384"
+
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: tephra record [options] -- COMMAND [ARGS...]\n\n"
-		"Runs `perf record -e cpu-clock -F 999 -g` on COMMAND, then writes its flame\n"
-		"graph (flame.svg) from the recording (perf.data).\n\n"
+		"Runs `perf record -e cpu-clock -F 999 --call-graph dwarf,%s` on COMMAND, then\n"
+		"writes its flame graph (flame.svg) from the recording (perf.data) and prints how\n"
+		"good its stacks are on stderr.\n\n"
 		"  -o, --output FILE   the SVG (flame.svg)\n"
 		"  -d, --data FILE     the perf.data file (perf.data)\n"
 		"  -F, --freq HZ       samples per second (999)\n"
 		"  -e, --event EVENT   perf event (cpu-clock: works without hardware counters)\n"
-		"  --dwarf             --call-graph dwarf instead of frame pointers (-g)\n"
+		"  --fp                frame pointers (perf record -g) instead of DWARF: far\n"
+		"                      smaller files, but stacks break in code built without\n"
+		"                      frame pointers (most of Debian's)\n"
+		"  --dwarf             DWARF unwinding (the default)\n"
+		"  -q, --quiet         no stack-quality report on stderr\n"
 		"  --perf-arg ARG      pass ARG to perf record (repeatable), e.g. --perf-arg=-a\n"
 		"  --perf-args \"ARGS\"  pass several space-separated arguments to perf record\n"
 		"  --folded FILE       also write the folded stacks\n"
-		"\nGraph options (as tephra flamegraph):\n%s", flame_cli_help);
+		"\nGraph options (as tephra flamegraph):\n%s", RECORD_DWARF_DUMP, flame_cli_help);
 }
 
 struct argv_list {
@@ -119,13 +133,15 @@ static int check_args(const char *data, const char *freq, const char *event, con
 
 int cmd_record(int argc, char **argv)
 {
-	enum { O_DWARF = 1, O_PERF_ARG, O_PERF_ARGS, O_FOLDED };
+	enum { O_DWARF = 1, O_FP, O_PERF_ARG, O_PERF_ARGS, O_FOLDED };
 	static const struct option own[] = {
 		{ "help", no_argument, NULL, 'h' },
 		{ "data", required_argument, NULL, 'd' },
 		{ "freq", required_argument, NULL, 'F' },
 		{ "event", required_argument, NULL, 'e' },
 		{ "dwarf", no_argument, NULL, O_DWARF },
+		{ "fp", no_argument, NULL, O_FP },
+		{ "quiet", no_argument, NULL, 'q' },
 		{ "perf-arg", required_argument, NULL, O_PERF_ARG },
 		{ "perf-args", required_argument, NULL, O_PERF_ARGS },
 		{ "folded", required_argument, NULL, O_FOLDED },
@@ -135,18 +151,20 @@ int cmd_record(int argc, char **argv)
 	struct flame_cli c;
 	struct argv_list extra = { NULL, 0, 0 }, perf = { NULL, 0, 0 };
 	const char *data = "perf.data", *freq = "999", *event = "cpu-clock", *folded = NULL;
-	int opt, dwarf = 0, rc;
+	int opt, dwarf = 1, quiet = 0, rc;
 
 	flame_cli_init(&c, "tephra record");
 	c.output = "flame.svg";
 	/* '+': stop at the first non-option, which is the command to profile. */
-	while ((opt = getopt_long(argc, argv, "+ho:d:F:e:", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+hqo:d:F:e:", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'h': usage(stdout); free(opts); free_list(&extra); return 0;
 		case 'd': data = optarg; continue;
 		case 'F': freq = optarg; continue;
 		case 'e': event = optarg; continue;
 		case O_DWARF: dwarf = 1; continue;
+		case O_FP: dwarf = 0; continue;
+		case 'q': quiet = 1; continue;
 		case O_PERF_ARG: push(&extra, optarg); continue;
 		case O_PERF_ARGS: push_split(&extra, optarg); continue;
 		case O_FOLDED: folded = optarg; continue;
@@ -189,7 +207,7 @@ int cmd_record(int argc, char **argv)
 	push(&perf, freq);
 	if (dwarf) {
 		push(&perf, "--call-graph");
-		push(&perf, "dwarf");
+		push(&perf, "dwarf," RECORD_DWARF_DUMP);
 	} else {
 		push(&perf, "-g");
 	}
@@ -234,6 +252,8 @@ int cmd_record(int argc, char **argv)
 	in.count_samples = c.count_samples;
 	in.compat = c.compat;
 	in.samples_col = !c.count_samples;
+	in.quality = quiet ? NULL : stderr;
+	in.quality_who = "tephra record";
 	rc = flame_cli_load(&c, data, t, &in, &st);
 	if (rc == 0) {
 		flame_tree_finish(t);

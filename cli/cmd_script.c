@@ -1,5 +1,5 @@
 /* cmd_script.c - `tephra script`: print perf.data samples exactly as `perf script` does,
- * then, for DWARF recordings, the stack-quality block on stderr (as `tephra fold`).
+ * then, for recordings with call graphs, the stack-quality block on stderr (as `tephra fold`).
  * perf script 6.1 has no -q, so -q/--quiet silences the block as fold's does. */
 #include <getopt.h>
 #include <stdio.h>
@@ -32,7 +32,7 @@ static void usage(FILE *f)
 		"      --strict         damaged input (a cut stream or file, junk after the last\n"
 		"                       record, a killed perf record's file) is an error, not a\n"
 		"                       warning after the whole records\n"
-		"  -q, --quiet          no stack-quality report on stderr (DWARF recordings)\n");
+		"  -q, --quiet          no stack-quality report on stderr\n");
 }
 
 int cmd_script(int argc, char **argv)

@@ -6,7 +6,7 @@
  * feature's entries.
  *
  * The report is a list of sections (stat_sections[]) that each see every record and then
- * print.  The stack-quality section of DWARF recordings (quality/stack_quality.h) reads
+ * print.  The stack-quality section of call-graph recordings (quality/stack_quality.h) reads
  * the file again as `perf script` would (frames named, user stacks unwound), so it needs
  * a file, not a pipe. */
 #include <stdio.h>
@@ -37,8 +37,8 @@ static int usage(FILE *f, int rc)
 {
 	fprintf(f, "usage: tephra stat [--records [--unordered] | --build-ids] [FILE]\n"
 		   "Reports on a perf.data file: the header facts, record counts by type, samples\n"
-		   "per event, lost events and samples and, for DWARF recordings, the quality of\n"
-		   "the stacks.\n\n"
+		   "per event, lost events and samples and, for recordings with call graphs (DWARF\n"
+		   "or frame pointers), the quality of the stacks.\n\n"
 		   "  FILE         perf.data file (default ./perf.data, - = standard input)\n"
 		   "  --records    print every record, one line each, in time order\n"
 		   "  --unordered  with --records: in file order instead\n"

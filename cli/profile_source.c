@@ -51,6 +51,8 @@ static int load_perf(const char *path, struct flame_tree *t, const struct profil
 	po.name_flags = o->name_flags;
 	po.compat = o->compat;
 	po.info = &st->perf;
+	po.quality = o->quality;
+	po.quality_who = o->quality_who;
 	if (samples) {
 		st->samples_col = 1;
 		both.samples = folded_feed_sink(samples);

@@ -9,6 +9,8 @@
 #ifndef TEPHRA_CLI_PROFILE_SOURCE_H
 #define TEPHRA_CLI_PROFILE_SOURCE_H
 
+#include <stdio.h>
+
 #include "base/error.h"
 #include "perffold/perf_fold.h"
 #include "render/flame_tree.h"
@@ -24,6 +26,10 @@ struct profile_input_opts {
 	int compat;             /* perf.data: stackcollapse-perf.pl's naming (--compat) */
 	int samples_col;        /* perf.data: each frame's number of samples into column 1
 				 * (the graph shows it beside a time) */
+	FILE *quality;          /* perf.data: where the stack-quality block goes (as
+				 * tephra fold's; not for flame charts), headed
+				 * QUALITY_WHO; NULL: nowhere */
+	const char *quality_who;
 };
 
 struct profile_stats {

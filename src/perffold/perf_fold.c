@@ -348,10 +348,11 @@ static size_t frame_name(struct fold_run *r, uint64_t obj_word, uint64_t addr, i
 		if (r->o->export && r->o->export->frame)
 			export_frame(r, i, &f, sym, names, srclines, n_inl);
 		/* perf script expands only the frames it unwound (--inline expands them all) */
+		uint16_t root = sym && stack_quality_is_root(sym->name);
 		if (n_inl && (obj_word & FRAME_UNWOUND))
-			r->name_printed[i] = (struct printed_frame){ (uint32_t)n_inl, 0 };
+			r->name_printed[i] = (struct printed_frame){ (uint32_t)n_inl, 0, root };
 		else
-			r->name_printed[i] = (struct printed_frame){ 1, sym == NULL };
+			r->name_printed[i] = (struct printed_frame){ 1, sym == NULL, root };
 	}
 	return i;
 }
@@ -440,7 +441,8 @@ static uint64_t hash_words(const uint64_t *w, size_t n)
 /* The stack_quality class of stack I, frames ADDR_KEY[0..2N) (outermost first), from
  * how key_frames' names print: the block looks nothing up itself, so what is printed
  * cannot depend on whether it is shown (-q). */
-static void classify_stack(struct fold_run *r, size_t i, const uint64_t *addr_key, size_t n)
+static void classify_stack(struct fold_run *r, size_t i, const uint64_t *addr_key, size_t n,
+			   unsigned flags)
 {
 	/* callee first, as frame_resolve_callchain gives them */
 	struct printed_frame *printed = r->printed;
@@ -452,15 +454,15 @@ static void classify_stack(struct fold_run *r, size_t i, const uint64_t *addr_ke
 		f->unwound = (addr_key[2 * j] & FRAME_UNWOUND) != 0;
 		printed[n - 1 - j] = r->name_printed[r->key_names[j]];
 	}
-	r->stack_class[i] = stack_quality_stack_printed(r->quality, r->frames, printed, n);
+	r->stack_class[i] = stack_quality_stack_printed(r->quality, r->frames, printed, n, flags);
 	if (r->stack_samples[i])
 		stack_quality_count(r->quality, r->stack_class[i], r->stack_samples[i]);
 }
 
 /* Names stack I: root ROOT, resolved frames ADDR_KEY[0..2N), and classifies it for the
- * quality block. */
+ * quality block (FLAGS: stack_quality_chain_flags). */
 static void name_stack(struct fold_run *r, size_t i, uint32_t root, const uint64_t *addr_key,
-		       size_t n)
+		       size_t n, unsigned flags)
 {
 	size_t c = key_frames(r, root, addr_key, n, &r->cb_ids, &r->cap_cb_ids);
 	if (r->o->export) {
@@ -480,7 +482,7 @@ static void name_stack(struct fold_run *r, size_t i, uint32_t root, const uint64
 	r->stack_lens[i] = (uint32_t)c;
 	r->nr_frame_ids += c;
 	if (r->quality)
-		classify_stack(r, i, addr_key, n);
+		classify_stack(r, i, addr_key, n, flags);
 }
 
 /* Names and classifies the deferred stacks, in the order they were made (so names,
@@ -489,14 +491,15 @@ static void name_pending(struct fold_run *r)
 {
 	for (size_t w = 0; w < r->nr_pending;) {
 		const uint64_t *p = r->pending + w;
-		name_stack(r, (size_t)p[0], (uint32_t)p[1], p + 3, (size_t)p[2]);
-		w += 3 + 2 * (size_t)p[2];
+		size_t n = (size_t)(uint32_t)p[2];
+		name_stack(r, (size_t)p[0], (uint32_t)p[1], p + 3, n, (unsigned)(p[2] >> 32));
+		w += 3 + 2 * n;
 	}
 	r->nr_pending = 0;
 }
 
 static void defer_stack(struct fold_run *r, size_t i, uint32_t root, const uint64_t *addr_key,
-			size_t n)
+			size_t n, unsigned flags)
 {
 	size_t words = 3 + 2 * n;
 	if (r->nr_pending + words > r->cap_pending) {
@@ -507,7 +510,7 @@ static void defer_stack(struct fold_run *r, size_t i, uint32_t root, const uint6
 	uint64_t *p = r->pending + r->nr_pending;
 	p[0] = i;
 	p[1] = root;
-	p[2] = n;
+	p[2] = n | (uint64_t)flags << 32;
 	memcpy(p + 3, addr_key, 2 * n * sizeof(*addr_key));
 	r->nr_pending += words;
 }
@@ -570,10 +573,12 @@ static size_t sample_stack(struct fold_run *r, const struct perf_session_sample 
 		r->stack_samples[i] = 0;
 		if (r->stack_count)
 			r->stack_count[i] = 0;
+		unsigned flags = r->quality ? stack_quality_chain_flags(ps->desc, ps->sample,
+									ps->unwound, r->max_stack) : 0;
 		if (defer)
-			defer_stack(r, i, (uint32_t)r->key[0], r->addr_key, n);
+			defer_stack(r, i, (uint32_t)r->key[0], r->addr_key, n, flags);
 		else
-			name_stack(r, i, (uint32_t)r->key[0], r->addr_key, n);
+			name_stack(r, i, (uint32_t)r->key[0], r->addr_key, n, flags);
 	}
 	return i;
 }
@@ -768,8 +773,8 @@ int perf_fold_file(const char *path, const struct perf_fold_options *o, struct f
 	struct symbol_options syms;
 	if (run_open(&r, &s, path, o, out, &syms, err))
 		return -1;
-	/* the block prints nothing where no sample can carry a user stack: skip its work */
-	if (o->quality && stack_quality_may_unwind(s.reader))
+	/* under --compat only DWARF recordings get a block: skip its work for others */
+	if (o->quality && (!o->compat || stack_quality_may_unwind(s.reader)))
 		r.quality = stack_quality_new();
 	r.defer_names = 1;
 	r.prefetched = xcalloc(PREFETCH_FILTER, sizeof(*r.prefetched));
@@ -778,9 +783,11 @@ int perf_fold_file(const char *path, const struct perf_fold_options *o, struct f
 	 * may well have a kernel frame) */
 	symbol_store_settle(s.store);
 	name_pending(&r);
-	if (r.quality && stack_quality_has_walks(r.quality)) {
+	enum stack_quality_kind kind = r.quality ? stack_quality_kind(r.quality, o->compat)
+						 : STACK_QUALITY_NONE;
+	if (kind != STACK_QUALITY_NONE) {
 		perf_session_end_progress(&s); /* the block would start on the progress line */
-		stack_quality_print_brief(r.quality, o->quality_who ? o->quality_who : "tephra",
+		stack_quality_print_brief(r.quality, kind, o->quality_who ? o->quality_who : "tephra",
 					  path, perf_reader_stats(s.reader), o->quality);
 	}
 	/* each unique raw stack was named once; the table merges stacks whose names meet */

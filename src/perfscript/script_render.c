@@ -280,6 +280,14 @@ static const char *kernel_name(void *ctx, uint64_t addr, uint64_t *offset)
 	return sym->name;
 }
 
+/* For the quality block: whether frame F's function starts a thread (a cached
+ * symbol lookup, no addr2line question). */
+static uint16_t is_root(struct perf_session *s, const struct frame *f)
+{
+	const struct dso_symbol *sym = frame_symbol(&s->resolver, f);
+	return (uint16_t)(sym && stack_quality_is_root(sym->name));
+}
+
 static int on_sample(void *arg, struct perf_session *s, const struct perf_session_sample *ps)
 {
 	struct render *r = arg;
@@ -312,7 +320,10 @@ static int on_sample(void *arg, struct perf_session *s, const struct perf_sessio
 		}
 	}
 	struct printed_frame *printed = NULL;
-	int new_stack = r->quality && script_quality_find(r->quality, frames, n);
+	int new_stack = r->quality &&
+			script_quality_find(r->quality, frames, n,
+					    stack_quality_chain_flags(ps->desc, smp, ps->unwound,
+								      r->max_stack));
 	if (new_stack && (f & SCRIPT_IP) && (f & SCRIPT_SYM))
 		printed = r->printed;
 
@@ -374,14 +385,16 @@ static int on_sample(void *arg, struct perf_session *s, const struct perf_sessio
 				size_t k = r->o->no_inline ? 0 : put_inlines(r, s, f, &frames[i]);
 				if (k) {
 					if (printed)
-						printed[i] = (struct printed_frame){ (uint32_t)k, 0 };
+						printed[i] = (struct printed_frame){
+							(uint32_t)k, 0, is_root(s, &frames[i]) };
 					continue;
 				}
 				out_ch(w, '\t');
 				out_hex(w, frames[i].addr, 16);
 				int unknown = put_sym_dso(r, s, f, &frames[i]);
 				if (printed)
-					printed[i] = (struct printed_frame){ 1, (uint32_t)unknown };
+					printed[i] = (struct printed_frame){
+						1, (uint16_t)unknown, is_root(s, &frames[i]) };
 				if (f & SCRIPT_SRCLINE)
 					put_srcline(r, &frames[i]);
 				out_ch(w, '\n');
@@ -391,7 +404,8 @@ static int on_sample(void *arg, struct perf_session *s, const struct perf_sessio
 			out_hex(w, smp->ip, 16);
 			int unknown = put_sym_dso(r, s, f, frames);
 			if (printed)
-				printed[0] = (struct printed_frame){ 1, (uint32_t)unknown };
+				printed[0] = (struct printed_frame){ 1, (uint16_t)unknown,
+								     is_root(s, frames) };
 			if (f & SCRIPT_SRCLINE)
 				put_srcline(r, frames);
 		}

@@ -17,12 +17,12 @@ struct script_quality {
 	uint64_t *key;
 	struct frame *copy;     /* frames as classified (--no-inline: none expanded) */
 	size_t cap;             /* frames KEY and COPY have room for */
+	unsigned flags;         /* the stack last looked up: stack_quality_chain_flags */
 };
 
 struct script_quality *script_quality_new(const struct perf_session *s, int no_inline)
 {
-	if (!stack_quality_may_unwind(s->reader))
-		return NULL;
+	(void)s;
 	struct script_quality *sq = xcalloc(1, sizeof(*sq));
 	sq->q = stack_quality_new();
 	sq->no_inline = no_inline;
@@ -44,10 +44,11 @@ void script_quality_free(struct script_quality *sq)
 	free(sq);
 }
 
-int script_quality_find(struct script_quality *sq, const struct frame *frames, size_t n)
+int script_quality_find(struct script_quality *sq, const struct frame *frames, size_t n,
+			unsigned flags)
 {
-	if (n > sq->cap) {
-		while (sq->cap < n)
+	if (n + 1 > sq->cap) {
+		while (sq->cap < n + 1)
 			sq->cap *= 2;
 		sq->key = xrealloc(sq->key, 2 * sq->cap * sizeof(*sq->key));
 		sq->copy = xrealloc(sq->copy, sq->cap * sizeof(*sq->copy));
@@ -59,8 +60,10 @@ int script_quality_find(struct script_quality *sq, const struct frame *frames, s
 				 (f->unwound && !sq->no_inline ? KEY_EXPANDED : 0);
 		sq->key[2 * i + 1] = f->addr;
 	}
+	sq->key[2 * n] = flags;
+	sq->flags = flags;
 	int created;
-	sq->entry = hashmap_intern(&sq->classes, sq->key, 2 * n * sizeof(*sq->key), &created);
+	sq->entry = hashmap_intern(&sq->classes, sq->key, (2 * n + 1) * sizeof(*sq->key), &created);
 	return created;
 }
 
@@ -70,14 +73,14 @@ void script_quality_new_stack(struct script_quality *sq, struct frame_resolver *
 {
 	uint32_t cls;
 	if (printed) {
-		cls = stack_quality_stack_printed(sq->q, frames, printed, n);
+		cls = stack_quality_stack_printed(sq->q, frames, printed, n, sq->flags);
 	} else if (sq->no_inline) {
 		memcpy(sq->copy, frames, n * sizeof(*frames));
 		for (size_t j = 0; j < n; j++)
 			sq->copy[j].unwound = 0;
-		cls = stack_quality_stack(sq->q, fr, sq->copy, n);
+		cls = stack_quality_stack(sq->q, fr, sq->copy, n, sq->flags);
 	} else {
-		cls = stack_quality_stack(sq->q, fr, frames, n);
+		cls = stack_quality_stack(sq->q, fr, frames, n, sq->flags);
 	}
 	hashmap_entry(&sq->classes, sq->entry)->value = cls;
 }
@@ -94,8 +97,9 @@ void script_quality_sample(struct script_quality *sq, struct perf_session *s,
 void script_quality_print(const struct script_quality *sq, struct perf_session *s,
 			  const char *who, FILE *out)
 {
-	if (!sq || !stack_quality_has_walks(sq->q))
+	enum stack_quality_kind kind = sq ? stack_quality_kind(sq->q, 0) : STACK_QUALITY_NONE;
+	if (kind == STACK_QUALITY_NONE)
 		return;
 	perf_session_end_progress(s); /* the block would start on the progress line */
-	stack_quality_print_brief(sq->q, who, s->path, perf_reader_stats(s->reader), out);
+	stack_quality_print_brief(sq->q, kind, who, s->path, perf_reader_stats(s->reader), out);
 }

@@ -18,16 +18,16 @@
 
 struct script_quality;
 
-/* A tracker for session S, or NULL when no sample of the recording can carry a user
- * stack (the block would print nothing).  NO_INLINE: frames are printed without the
+/* A tracker for session S.  NO_INLINE: frames are printed without the
  * functions inlined at them. */
 struct script_quality *script_quality_new(const struct perf_session *s, int no_inline);
 void script_quality_free(struct script_quality *sq);
 
 /* Looks up a sample's stack, FRAMES[0..N) callee first as the script resolved them
- * (a sample without callchain: its ip, N = 1).  Returns 1 when it is new: then
+ * (a sample without callchain: its ip, N = 1), FLAGS stack_quality_chain_flags'.  Returns 1 when it is new: then
  * script_quality_new_stack must describe it before the next lookup. */
-int script_quality_find(struct script_quality *sq, const struct frame *frames, size_t n);
+int script_quality_find(struct script_quality *sq, const struct frame *frames, size_t n,
+			unsigned flags);
 
 /* Classifies the new stack script_quality_find just met, from PRINTED[0..N) (how the
  * script printed each frame), or with PRINTED NULL by looking its frames up (for
@@ -40,8 +40,7 @@ void script_quality_new_stack(struct script_quality *sq, struct frame_resolver *
 void script_quality_sample(struct script_quality *sq, struct perf_session *s,
 			   const struct perf_session_sample *ps);
 
-/* The short block on OUT, headed WHO, when some sample was unwound from DWARF
- * (nothing otherwise).  Call before closing the session (it names its objects). */
+/* The short block on OUT, headed WHO, when the stacks get one (stack_quality_kind).  Call before closing the session (it names its objects). */
 void script_quality_print(const struct script_quality *sq, struct perf_session *s,
 			  const char *who, FILE *out);
 

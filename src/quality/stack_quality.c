@@ -16,6 +16,7 @@
 struct seen_object {
 	const struct map_object *obj; /* NULL for index 0 or an object never seen */
 	uint64_t unknown;             /* [unknown] frames in it, over all samples */
+	uint64_t broken;              /* frame-pointer chains broken after a frame in it */
 };
 
 /* A class's [unknown] frames in one object. */
@@ -25,10 +26,23 @@ struct unknown_entry {
 	uint32_t n;
 };
 
+/* A class's frame-pointer facts (chain: a user stack the kernel walked by frame
+ * pointers; every class: whether its outermost frame starts a thread). */
+#define FP_CHAIN 1u   /* a user stack from a frame-pointer callchain */
+#define FP_ROOT 2u    /* its outermost frame starts a thread */
+#define FP_CUT 4u     /* cut at a frame limit */
+#define FP_BROKEN 8u  /* the chain breaks: class_break names the object before it */
+#define FP_USER 16u   /* has user frames (any recording) */
+
 struct stack_quality {
 	struct unwind_quality *walks;
 	uint32_t *class_frames, *class_unknown;
 	uint64_t *class_samples;
+	uint8_t *class_fp;          /* FP_* */
+	uint32_t *class_run;        /* its longest run of [unknown] user frames */
+	uint32_t *class_break;      /* FP_BROKEN: seen_object index of the frame before */
+	struct printed_frame *looked_up; /* stack_quality_stack's frames */
+	size_t cap_looked_up;
 	size_t nr_classes, cap_classes;
 	struct unknown_entry *unknown;
 	size_t nr_unknown, cap_unknown;
@@ -51,6 +65,10 @@ void stack_quality_free(struct stack_quality *q)
 	free(q->class_frames);
 	free(q->class_unknown);
 	free(q->class_samples);
+	free(q->class_fp);
+	free(q->class_run);
+	free(q->class_break);
+	free(q->looked_up);
 	free(q->unknown);
 	free(q->objects);
 	free(q);
@@ -118,8 +136,98 @@ static uint32_t next_class(struct stack_quality *q)
 		q->class_frames = xrealloc(q->class_frames, q->cap_classes * sizeof(*q->class_frames));
 		q->class_unknown = xrealloc(q->class_unknown, q->cap_classes * sizeof(*q->class_unknown));
 		q->class_samples = xrealloc(q->class_samples, q->cap_classes * sizeof(*q->class_samples));
+		q->class_fp = xrealloc(q->class_fp, q->cap_classes * sizeof(*q->class_fp));
+		q->class_run = xrealloc(q->class_run, q->cap_classes * sizeof(*q->class_run));
+		q->class_break = xrealloc(q->class_break, q->cap_classes * sizeof(*q->class_break));
 	}
 	return (uint32_t)q->nr_classes;
+}
+
+/* x86-64's kernel half: a frame in no mapping there is the kernel's, not a user one */
+#define KERNEL_HALF 0xffff800000000000ULL
+
+static int user_frame(const struct frame *f)
+{
+	return f->obj ? !f->obj->kernel : f->addr < KERNEL_HALF;
+}
+
+/* A frame whose address lies in no object's code: a return address the walk made up
+ * (a frame pointer that was not one), printed "[unknown] ([unknown])". */
+static int made_up(const struct frame *f, const struct printed_frame *p)
+{
+	return p->unknown && (!f->obj || f->obj->identity);
+}
+
+/* The frame-pointer facts of class CLS (see FP_*). */
+static void classify_chain(struct stack_quality *q, uint32_t cls, const struct frame *frames,
+			   const struct printed_frame *printed, size_t n, unsigned flags)
+{
+	size_t first = 0, run = 0, longest = 0;
+	while (first < n && !user_frame(&frames[first]))
+		first++;
+	unsigned fp = 0;
+	q->class_break[cls] = 0;
+	if (first < n) {
+		fp |= FP_USER;
+		if (printed[n - 1].root && user_frame(&frames[n - 1]))
+			fp |= FP_ROOT;
+		if (flags & STACK_QUALITY_CHAIN)
+			fp |= FP_CHAIN;
+		if (flags & STACK_QUALITY_CUT)
+			fp |= FP_CUT;
+	}
+	for (size_t i = first; i < n; i++) {
+		run = printed[i].unknown ? run + 1 : 0;
+		if (run > longest)
+			longest = run;
+		/* the frame before a made-up one kept no frame pointer (its object was
+		 * built without them): the walk read its caller's from a register that
+		 * held something else */
+		if ((fp & FP_CHAIN) && !(fp & FP_BROKEN) && made_up(&frames[i], &printed[i])) {
+			fp |= FP_BROKEN;
+			q->class_break[cls] = see_object(q, i > first ? frames[i - 1].obj : NULL);
+		}
+	}
+	/* a walk that ended before a thread's start, not at a limit: the last frame's
+	 * function left no frame pointer to follow */
+	if ((fp & FP_CHAIN) && !(fp & (FP_BROKEN | FP_ROOT | FP_CUT))) {
+		fp |= FP_BROKEN;
+		q->class_break[cls] = see_object(q, frames[n - 1].obj);
+	}
+	q->class_fp[cls] = (uint8_t)fp;
+	q->class_run[cls] = (uint32_t)longest;
+}
+
+int stack_quality_is_root(const char *name)
+{
+	static const char *const roots[] = {
+		"_start", "__libc_start_main", "__libc_start_call_main", "_dl_start_user",
+		"start_thread", "clone", "clone3", "__clone", "__clone3", "__clone_internal",
+		"thread_start",
+	};
+	if (!name)
+		return 0;
+	for (size_t i = 0; i < sizeof(roots) / sizeof(roots[0]); i++)
+		if (!strcmp(name, roots[i]))
+			return 1;
+	return 0;
+}
+
+unsigned stack_quality_chain_flags(const struct perf_event_desc *d, const struct perf_sample *s,
+				   int unwound, size_t max_stack)
+{
+	if (unwound || !d || !(d->attr.sample_type & PERF_ST_CALLCHAIN))
+		return 0;
+	uint64_t frames = 0;
+	for (uint64_t i = 0; i < s->nr_callchain; i++)
+		frames += s->callchain[i] < PERF_CONTEXT_MAX;
+	/* the kernel stores at most sample_max_stack entries (perf record sets it; 0:
+	 * the sysctl, 127 unless changed); a stack that long was most likely cut */
+	uint64_t limit = d->attr.sample_max_stack ? d->attr.sample_max_stack : 127;
+	unsigned flags = STACK_QUALITY_CHAIN;
+	if (frames >= limit || frames > max_stack)
+		flags |= STACK_QUALITY_CUT;
+	return flags;
 }
 
 static uint32_t end_class(struct stack_quality *q, uint32_t cls, uint32_t lines, uint32_t unknown)
@@ -132,30 +240,26 @@ static uint32_t end_class(struct stack_quality *q, uint32_t cls, uint32_t lines,
 }
 
 uint32_t stack_quality_stack(struct stack_quality *q, struct frame_resolver *fr,
-			     const struct frame *frames, size_t n)
+			     const struct frame *frames, size_t n, unsigned flags)
 {
-	uint32_t cls = next_class(q);
-	uint32_t lines = 0, unknown = 0;
+	if (n > q->cap_looked_up) {
+		q->cap_looked_up = n;
+		q->looked_up = xrealloc(q->looked_up, n * sizeof(*q->looked_up));
+	}
 	for (size_t i = 0; i < n; i++) {
 		const char *const *names;
 		const unsigned char *inlined;
-		uint32_t object = see_object(q, frames[i].obj);
 		size_t n_inl = frame_inlines(fr, &frames[i], &names, &inlined);
-		if (n_inl) {
-			lines += (uint32_t)n_inl;
-			continue;
-		}
-		lines++;
-		if (!frame_symbol(fr, &frames[i])) {
-			unknown++;
-			add_unknown(q, cls, object);
-		}
+		const struct dso_symbol *sym = frame_symbol(fr, &frames[i]);
+		int root = sym && stack_quality_is_root(sym->name);
+		q->looked_up[i] = n_inl ? (struct printed_frame){ (uint32_t)n_inl, 0, (uint16_t)root }
+					: (struct printed_frame){ 1, !sym, (uint16_t)root };
 	}
-	return end_class(q, cls, lines, unknown);
+	return stack_quality_stack_printed(q, frames, q->looked_up, n, flags);
 }
 
 uint32_t stack_quality_stack_printed(struct stack_quality *q, const struct frame *frames,
-				     const struct printed_frame *printed, size_t n)
+				     const struct printed_frame *printed, size_t n, unsigned flags)
 {
 	uint32_t cls = next_class(q);
 	uint32_t lines = 0, unknown = 0;
@@ -167,6 +271,7 @@ uint32_t stack_quality_stack_printed(struct stack_quality *q, const struct frame
 			add_unknown(q, cls, object);
 		}
 	}
+	classify_chain(q, cls, frames, printed, n, flags);
 	return end_class(q, cls, lines, unknown);
 }
 
@@ -177,19 +282,41 @@ void stack_quality_count(struct stack_quality *q, uint32_t cls, uint64_t samples
 
 struct totals {
 	uint64_t samples, frames, unknown;
+	uint64_t user, rooted;                 /* samples with user frames; reaching a root */
+	uint64_t chains, runs, cut, broken;    /* frame-pointer chains; with FP_* facts */
+	uint32_t longest;                      /* the longest run of [unknown] frames */
 };
 
-/* Sums the classes, and each object's [unknown] frames. */
+/* Sums the classes, and each object's [unknown] frames and broken chains. */
 static struct totals sum_up(const struct stack_quality *q)
 {
-	struct totals t = { 0, 0, 0 };
-	for (size_t c = 0; c < q->nr_classes; c++) {
-		t.samples += q->class_samples[c];
-		t.frames += q->class_samples[c] * q->class_frames[c];
-		t.unknown += q->class_samples[c] * q->class_unknown[c];
-	}
+	struct totals t = { 0 };
 	for (size_t i = 0; i < q->nr_objects; i++)
-		q->objects[i].unknown = 0;
+		q->objects[i].unknown = q->objects[i].broken = 0;
+	for (size_t c = 0; c < q->nr_classes; c++) {
+		uint64_t n = q->class_samples[c];
+		unsigned fp = q->class_fp[c];
+		t.samples += n;
+		t.frames += n * q->class_frames[c];
+		t.unknown += n * q->class_unknown[c];
+		if (!n || !(fp & FP_USER))
+			continue;
+		t.user += n;
+		t.rooted += fp & FP_ROOT ? n : 0;
+		if (!(fp & FP_CHAIN))
+			continue;
+		t.chains += n;
+		t.cut += fp & FP_CUT ? n : 0;
+		if (q->class_run[c] >= 2) {
+			t.runs += n;
+			if (q->class_run[c] > t.longest)
+				t.longest = q->class_run[c];
+		}
+		if (fp & FP_BROKEN) {
+			t.broken += n;
+			q->objects[q->class_break[c]].broken += n;
+		}
+	}
 	for (size_t i = 0; i < q->nr_unknown; i++) {
 		const struct unknown_entry *e = &q->unknown[i];
 		q->objects[e->object].unknown += (uint64_t)e->n * q->class_samples[e->cls];
@@ -202,27 +329,44 @@ static const char *object_name(const struct stack_quality *q, size_t i)
 	return i == 0 || !q->objects[i].obj ? "(no mapping)" : q->objects[i].obj->name;
 }
 
-/* Object indexes by [unknown] frames, most first (ties: by name). */
-static int by_unknown(const void *a, const void *b, void *arg)
+static uint64_t object_count(const struct stack_quality *q, size_t i, int broken)
 {
-	const struct stack_quality *sort_q = arg;
-	size_t x = *(const size_t *)a, y = *(const size_t *)b;
-	uint64_t nx = sort_q->objects[x].unknown, ny = sort_q->objects[y].unknown;
-	if (nx != ny)
-		return nx < ny ? 1 : -1;
-	return strcmp(object_name(sort_q, x), object_name(sort_q, y));
+	return broken ? q->objects[i].broken : q->objects[i].unknown;
 }
 
-/* The objects with [unknown] frames, sorted; returns their number. */
-static size_t unknown_objects(const struct stack_quality *q, size_t **out)
+struct sort_by {
+	const struct stack_quality *q;
+	int broken;
+};
+
+/* Object indexes by [unknown] frames (or broken chains), most first (ties: by name). */
+static int by_count(const void *a, const void *b, void *arg)
+{
+	const struct sort_by *by = arg;
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	uint64_t nx = object_count(by->q, x, by->broken), ny = object_count(by->q, y, by->broken);
+	if (nx != ny)
+		return nx < ny ? 1 : -1;
+	return strcmp(object_name(by->q, x), object_name(by->q, y));
+}
+
+/* ": name N, name N (and K more)" for the objects with [unknown] frames (BROKEN:
+ * broken chains), most first, MAX named. */
+static void print_objects(const struct stack_quality *q, int broken, size_t max, FILE *out)
 {
 	size_t n = 0;
-	*out = xmalloc((q->nr_objects + 1) * sizeof(**out));
+	size_t *objs = xmalloc((q->nr_objects + 1) * sizeof(*objs));
 	for (size_t i = 0; i < q->nr_objects; i++)
-		if (q->objects[i].unknown)
-			(*out)[n++] = i;
-	qsort_r(*out, n, sizeof(**out), by_unknown, (void *)q);
-	return n;
+		if (object_count(q, i, broken))
+			objs[n++] = i;
+	struct sort_by by = { q, broken };
+	qsort_r(objs, n, sizeof(*objs), by_count, &by);
+	for (size_t i = 0; i < n && i < max; i++)
+		fprintf(out, "%s%s %" PRIu64, i ? ", " : ": ", object_name(q, objs[i]),
+			object_count(q, objs[i], broken));
+	if (n > max)
+		fprintf(out, " (and %zu more)", n - max);
+	free(objs);
 }
 
 static int no_symbols(const struct map_object *obj)
@@ -264,8 +408,27 @@ static int build_id_mismatch(const struct map_object *obj)
 	return obj->dso && dso_build_id_mismatch(obj->dso);
 }
 
-static void print_common(const struct stack_quality *q, const struct perf_reader_stats *stats,
-			 size_t max, FILE *out)
+/* The frame-pointer lines: runs of [unknown], chains cut at a limit, where they break. */
+static void print_chains(const struct totals *t, const struct stack_quality *q, size_t max,
+			 FILE *out)
+{
+	fprintf(out, "  runs of [unknown] (2 or more in a row): %" PRIu64 " of %" PRIu64
+		" user stacks (%.1f%%)", t->runs, t->chains, pct(t->runs, t->chains));
+	if (t->runs)
+		fprintf(out, ", the longest %" PRIu32 " frames", t->longest);
+	fprintf(out, "\n  cut at the frame limit (the kernel's, or --max-stack): %" PRIu64 " of %"
+		PRIu64 " user stacks (%.1f%%)\n", t->cut, t->chains, pct(t->cut, t->chains));
+	fprintf(out, "  chain broken after a frame in: %" PRIu64 " of %" PRIu64 " user stacks (%.1f%%)",
+		t->broken, t->chains, pct(t->broken, t->chains));
+	print_objects(q, 1, max, out);
+	fputc('\n', out);
+	if (t->broken || t->runs || t->cut)
+		fprintf(out, "    objects built without frame pointers break the chain: record with "
+			"tephra record's default (DWARF), or perf record --call-graph dwarf\n");
+}
+
+static void print_common(const struct stack_quality *q, enum stack_quality_kind kind,
+			 const struct perf_reader_stats *stats, size_t max, FILE *out)
 {
 	struct totals t = sum_up(q);
 	uint64_t lost = stats ? stats->nr_lost + stats->nr_lost_samples : 0;
@@ -290,17 +453,14 @@ static void print_common(const struct stack_quality *q, const struct perf_reader
 		fputc('\n', out);
 	}
 
+	fprintf(out, "  reach a thread root (_start, start_thread, clone...): %" PRIu64 " of %"
+		PRIu64 " user stacks (%.1f%%)\n", t.rooted, t.user, pct(t.rooted, t.user));
 	fprintf(out, "  [unknown] frames: %" PRIu64 " of %" PRIu64 " (%.1f%%)", t.unknown, t.frames,
 		pct(t.unknown, t.frames));
-	size_t *objs;
-	size_t n = unknown_objects(q, &objs);
-	for (size_t i = 0; i < n && i < max; i++)
-		fprintf(out, "%s%s %" PRIu64, i ? ", " : ": ", object_name(q, objs[i]),
-			q->objects[objs[i]].unknown);
-	if (n > max)
-		fprintf(out, " (and %zu more)", n - max);
+	print_objects(q, 0, max, out);
 	fputc('\n', out);
-	free(objs);
+	if (kind == STACK_QUALITY_FP)
+		print_chains(&t, q, max, out);
 
 	list_objects(q, "no symbols", no_symbols,
 		     "install their -dbg/-dbgsym packages (or do not strip them)", max, out);
@@ -323,18 +483,38 @@ static void print_common(const struct stack_quality *q, const struct perf_reader
 		     "keep them in perf's build-id cache (perf buildid-cache)", max, out);
 }
 
-void stack_quality_print_brief(const struct stack_quality *q, const char *who, const char *path,
-			       const struct perf_reader_stats *stats, FILE *out)
+enum stack_quality_kind stack_quality_kind(const struct stack_quality *q, int compat)
 {
-	fprintf(out, "%s: stack quality of %s (DWARF call graphs; -q: silent, "
-		"tephra stat: in full)\n", who, path);
-	print_common(q, stats, BRIEF_LISTED, out);
+	if (stack_quality_has_walks(q))
+		return STACK_QUALITY_DWARF;
+	if (compat)
+		return STACK_QUALITY_NONE;
+	for (size_t c = 0; c < q->nr_classes; c++)
+		if (q->class_samples[c] && (q->class_fp[c] & FP_CHAIN))
+			return STACK_QUALITY_FP;
+	return STACK_QUALITY_NONE;
 }
 
-void stack_quality_print_full(const struct stack_quality *q, const struct perf_reader_stats *stats,
-			      FILE *out)
+void stack_quality_print_brief(const struct stack_quality *q, enum stack_quality_kind kind,
+			       const char *who, const char *path,
+			       const struct perf_reader_stats *stats, FILE *out)
 {
-	fprintf(out, "stack quality:\n");
-	print_common(q, stats, FULL_LISTED, out);
-	unwind_quality_print(q->walks, out);
+	if (kind == STACK_QUALITY_NONE)
+		return;
+	fprintf(out, "%s: stack quality of %s (%s call graphs; -q: silent, "
+		"tephra stat: in full)\n", who, path,
+		kind == STACK_QUALITY_DWARF ? "DWARF" : "frame-pointer");
+	print_common(q, kind, stats, BRIEF_LISTED, out);
+}
+
+void stack_quality_print_full(const struct stack_quality *q, enum stack_quality_kind kind,
+			      const struct perf_reader_stats *stats, FILE *out)
+{
+	if (kind == STACK_QUALITY_NONE)
+		return;
+	fprintf(out, "stack quality%s:\n",
+		kind == STACK_QUALITY_DWARF ? "" : " (frame-pointer call graphs)");
+	print_common(q, kind, stats, FULL_LISTED, out);
+	if (kind == STACK_QUALITY_DWARF)
+		unwind_quality_print(q->walks, out);
 }

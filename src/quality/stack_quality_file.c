@@ -27,7 +27,8 @@ static int on_sample(void *arg, struct perf_session *s, const struct perf_sessio
 		frame_resolve_sample_ip(&s->resolver, ps->thread, ps->cpumode, smp->ip, &p->frames[0]);
 		n = 1;
 	}
-	stack_quality_count(p->q, stack_quality_stack(p->q, &s->resolver, p->frames, n), 1);
+	unsigned flags = stack_quality_chain_flags(ps->desc, smp, ps->unwound, s->max_stack);
+	stack_quality_count(p->q, stack_quality_stack(p->q, &s->resolver, p->frames, n, flags), 1);
 	if (ps->unwound)
 		stack_quality_walk(p->q, sample_unwinder_last(s->unwinder), smp->user_stack_size);
 	return 0;
@@ -42,8 +43,9 @@ int stack_quality_report_file(const char *path, FILE *out, struct tephra_error *
 	struct quality_pass p = { stack_quality_new(),
 				  xmalloc(2 * PERF_SCRIPT_MAX_STACK * sizeof(struct frame)) };
 	int rc = perf_session_run(&s, NULL, on_sample, &p, err);
-	if (!rc && stack_quality_has_walks(p.q))
-		stack_quality_print_full(p.q, perf_reader_stats(s.reader), out);
+	if (!rc)
+		stack_quality_print_full(p.q, stack_quality_kind(p.q, 0), perf_reader_stats(s.reader),
+					 out);
 	free(p.frames);
 	stack_quality_free(p.q);
 	perf_session_close(&s);

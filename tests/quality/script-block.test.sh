@@ -4,7 +4,8 @@
 # the machine's `perf script` output (samples, cut-short stacks, frame lines, [unknown]
 # lines, the stripped object's [unknown] lines; with --no-inline, the lines of
 # `perf script --no-inline`), its body must be fold's, -q/--quiet silence it, a
-# frame-pointer recording gets none, and stdout stays perf script's bytes throughout.
+# frame-pointer recording gets the frame-pointer block (tests/quality/fp-block.test.sh),
+# and stdout stays perf script's bytes throughout.
 . "$TOP/tests/quality/lib.sh"
 need_perf
 cc -O2 -g -fno-omit-frame-pointer -o "$TEST_TMP/bigframes" "$TOP/tests/quality/bigframes.c" || exit 1
@@ -122,10 +123,11 @@ same_as_perf pipe "$TEST_TMP/pipe.data"
 grep -q "^tephra script: stack quality of - " "$TEST_TMP/pipe.err" || fail "pipe: no block for a pipe-mode stream"
 grep -q "samples: $(grep -c '^[^	]' "$TEST_TMP/pipe.perf")," "$TEST_TMP/pipe.err" || fail "pipe: samples differ from perf script's"
 
-# 4. frame pointers: no block, stdout identical
+# 4. frame pointers: the frame-pointer block, stdout identical
 record "$TEST_TMP/fp.data" -g -- "$TEST_TMP/bigframes" 1000000
 script fp "$TEST_TMP/fp.data"
-[ -s "$TEST_TMP/fp.err" ] && fail "fp: a frame-pointer recording got a quality block: $(head -n 1 "$TEST_TMP/fp.err")"
+grep -q '^tephra script: stack quality of .* (frame-pointer call graphs' "$TEST_TMP/fp.err" ||
+	fail "fp: no frame-pointer block: $(head -n 1 "$TEST_TMP/fp.err")"
 same_as_perf fp "$TEST_TMP/fp.data"
 
 # 5. the ASan build prints the same text and block

@@ -4,7 +4,7 @@
 # whose stack needs ~5.5 KB must report cut-short stacks and a larger dump size; a
 # stripped binary must be named as having no symbols; every count must equal the one the
 # test makes from `perf script` output; -q silences the block; frame-pointer recordings
-# get no block.
+# get the frame-pointer block, not this one (tests/quality/fp-block.test.sh).
 . "$TOP/tests/quality/lib.sh"
 need_perf
 cc -O2 -g -fno-omit-frame-pointer -o "$TEST_TMP/bigframes" "$TOP/tests/quality/bigframes.c" || exit 1
@@ -57,10 +57,12 @@ in_stripped=$(perf script -i "$TEST_TMP/strip.data" 2>/dev/null |
 grep -q "$TEST_TMP/stripped $in_stripped\b" "$TEST_TMP/strip.err" ||
 	fail "[unknown] frames in the stripped binary: perf script has $in_stripped"
 
-# 3. frame pointers: no DWARF walks, no block
+# 3. frame pointers: no DWARF walks, the frame-pointer block
 record "$TEST_TMP/fp.data" -g -- "$TEST_TMP/bigframes" 1000000
 "$TEPHRA" fold "$TEST_TMP/fp.data" >/dev/null 2>"$TEST_TMP/fp.err" || fail "tephra fold (fp) failed"
-[ -s "$TEST_TMP/fp.err" ] && fail "a frame-pointer recording got a quality block: $(head -n 1 "$TEST_TMP/fp.err")"
+grep -q 'stack quality of .* (frame-pointer call graphs' "$TEST_TMP/fp.err" ||
+	fail "a frame-pointer recording got no frame-pointer block: $(head -n 1 "$TEST_TMP/fp.err")"
+grep -q 'cut short (stack dump full)' "$TEST_TMP/fp.err" && fail "a frame-pointer recording got DWARF's lines"
 if [ -x "${TEPHRA_ASAN:-}" ]; then
 	"$TEPHRA_ASAN" fold "$TEST_TMP/cut.data" >"$TEST_TMP/cut-asan.fold" 2>"$TEST_TMP/cut-asan.err" ||
 		fail "ASan fold failed: $(head -n 5 "$TEST_TMP/cut-asan.err")"

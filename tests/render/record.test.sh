@@ -2,8 +2,8 @@
 # tephra record on the bundled demo, checked against the machine's perf: the graph's
 # total equals the sum of sample periods `perf script` prints for samples with a stack
 # (cpu-clock: nanoseconds, which the graph writes as ms or s),
-# the demo's functions appear, --dwarf and --perf-arg reach perf, and the files are where
-# the command says.
+# the demo's functions appear, DWARF call graphs are the default (--fp: frame pointers),
+# --perf-arg reaches perf, and the files are where the command says.
 set -u
 d=$TEST_TMP
 fail() { echo "FAIL: $*"; exit 1; }
@@ -17,7 +17,7 @@ perf record -q -e cpu-clock -o "$d/probe.data" -- true >/dev/null 2>&1 ||
 gcc -O2 -g -fno-omit-frame-pointer -o "$d/demo" "$TOP/demo/demo.c" || fail "cannot build demo"
 cd "$d"
 "$TEPHRA" record --perf-arg=--no-buildid --folded demo.folded -- ./demo 200 > out 2> err || { cat err; fail "record"; }
-grep -q -- "perf record -e cpu-clock -F 999 -g -o perf.data --no-buildid -- ./demo 200" err || { cat err; fail "perf command line"; }
+grep -q -- "perf record -e cpu-clock -F 999 --call-graph dwarf,16384 -o perf.data --no-buildid -- ./demo 200" err || { cat err; fail "perf command line"; }
 grep -qx "perf data:   perf.data" out && grep -qx "flame graph: flame.svg" out || { cat out; fail "where the files went"; }
 [ -s flame.svg ] && [ -s perf.data ] && [ -s demo.folded ] || fail "files missing"
 # Oracle: perf script's periods, summed over samples of the demo's command.
@@ -36,9 +36,14 @@ got_n=$("$TEPHRA" flamegraph --weight samples perf.data | grep -o '<title>demo (
 # The folded file sums to the same total.
 sum=$(awk '/^demo[; ]/ { s += $NF } END { printf "%.0f", s }' demo.folded)
 [ "$sum" = "$want" ] || fail "folded total $sum"
-# DWARF call graphs.
+# Frame pointers, then DWARF asked for by name (the default).
+"$TEPHRA" record --fp -o fp.svg -d fp.data -- ./demo 100 > /dev/null 2> err || { cat err; fail "record --fp"; }
+grep -q -- "perf record -e cpu-clock -F 999 -g -o fp.data -- ./demo 100" err || { cat err; fail "--fp: not -g"; }
+want=$(perf script -i fp.data -F comm,period 2>/dev/null | awk '$1 == "demo" { s += $2 } END { printf "%.0f", s }')
+got=$(demo_time fp.svg)
+[ "$got" = "$(as_time "$want")" ] || fail "fp graph total $got, perf script total $want ns"
 "$TEPHRA" record --dwarf -o dwarf.svg -d dwarf.data -- ./demo 100 > /dev/null 2> err || { cat err; fail "record --dwarf"; }
-grep -q -- "--call-graph dwarf" err || fail "--dwarf not passed"
+grep -q -- "--call-graph dwarf,16384" err || fail "--dwarf not passed"
 want=$(perf script -i dwarf.data -F comm,period 2>/dev/null | awk '$1 == "demo" { s += $2 } END { printf "%.0f", s }')
 got=$(demo_time dwarf.svg)
 [ "$got" = "$(as_time "$want")" ] || fail "dwarf graph total $got, perf script total $want ns"
