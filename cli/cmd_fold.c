@@ -49,6 +49,12 @@ static void usage(FILE *f)
 		"      --strict           damaged input (a cut stream or file, junk after the last\n"
 		"                         record, a killed perf record's file) is an error, not a\n"
 		"                         warning after the whole records\n"
+		"      --off-cpu          fold sched:sched_switch samples, each weighted with the\n"
+		"                         nanoseconds its thread then waited off the CPU (blocked:\n"
+		"                         S, D, ...; see docs/offcpu.md)\n"
+		"      --preempted        with --off-cpu or --wall, time preempted (R, R+) too\n"
+		"      --wall             wall clock: on-CPU samples (cpu-clock/task-clock, ns) and\n"
+		"                         off-CPU time, under a leaf frame '[off-cpu: STATE]'\n"
 		"  -q, --quiet            no stack-quality report on stderr (DWARF recordings)\n");
 }
 
@@ -85,7 +91,7 @@ static int fold_text(const char *path, const struct perf_fold_options *po)
 
 enum { O_EVENT = 256, O_WEIGHT, O_PID, O_TID, O_KERNEL, O_JIT, O_ALL, O_ADDRS, O_INLINE,
        O_ONLY_PID, O_ONLY_TID, O_COMMS, O_MAX_STACK, O_SRCLINE, O_FROM_TEXT, O_COMPAT,
-       O_STRICT };
+       O_STRICT, O_OFF_CPU, O_PREEMPTED, O_WALL };
 
 static enum sample_filter_kind filter_kind(int option)
 {
@@ -119,6 +125,9 @@ int cmd_fold(int argc, char **argv)
 		{ "from-text", no_argument, NULL, O_FROM_TEXT },
 		{ "compat", no_argument, NULL, O_COMPAT },
 		{ "strict", no_argument, NULL, O_STRICT },
+		{ "off-cpu", no_argument, NULL, O_OFF_CPU },
+		{ "preempted", no_argument, NULL, O_PREEMPTED },
+		{ "wall", no_argument, NULL, O_WALL },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -184,6 +193,17 @@ int cmd_fold(int argc, char **argv)
 		case O_STRICT:
 			o.strict = 1;
 			break;
+		case O_OFF_CPU:
+			o.off_cpu = 1;
+			data_only = 1;
+			break;
+		case O_PREEMPTED:
+			o.off_cpu_preempted = 1;
+			break;
+		case O_WALL:
+			o.wall = 1;
+			data_only = 1;
+			break;
 		case 'q':
 			quiet = 1;
 			break;
@@ -213,11 +233,19 @@ int cmd_fold(int argc, char **argv)
 		usage(stderr);
 		goto out;
 	}
+	if (o.off_cpu_preempted && !o.off_cpu && !o.wall) {
+		fprintf(stderr, "tephra fold: --preempted goes with --off-cpu or --wall\n");
+		goto out;
+	}
+	if (o.off_cpu && o.wall) {
+		fprintf(stderr, "tephra fold: --off-cpu and --wall are two profiles: pick one\n");
+		goto out;
+	}
 	if (from_text) {
 		if (data_only) {
 			fprintf(stderr, "tephra fold: --from-text folds as stackcollapse-perf.pl does: "
-				"--inline, --weight samples, --only-pid, --only-tid, --comms and "
-				"--max-stack are for perf.data input\n");
+				"--inline, --weight samples, --only-pid, --only-tid, --comms, "
+				"--max-stack, --off-cpu and --wall are for perf.data input\n");
 			goto out;
 		}
 		rc = fold_text(path ? path : "-", &o);

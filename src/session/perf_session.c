@@ -134,6 +134,8 @@ int perf_session_run(struct perf_session *s, const struct sample_filter *f,
 	while ((rc = perf_reader_next(s->reader, &ev, err)) > 0) {
 		if (ev.type != PERF_REC_SAMPLE) {
 			machine_process_event(s->machine, &ev);
+			if (s->on_record)
+				s->on_record(s->record_arg, &ev);
 			continue;
 		}
 		struct perf_session_sample ps;
