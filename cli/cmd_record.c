@@ -28,6 +28,12 @@ static void usage(FILE *f)
 		"  --perf-arg ARG      pass ARG to perf record (repeatable), e.g. --perf-arg=-a\n"
 		"  --perf-args \"ARGS\"  pass several space-separated arguments to perf record\n"
 		"  --folded FILE       also write the folded stacks\n"
+		"  --off-cpu, --wall   also record scheduler switches (sched:sched_switch with\n"
+		"                      call graphs, --switch-events; DWARF call graphs unless\n"
+		"                      --fp) and draw where threads blocked (--off-cpu) or wall\n"
+		"                      time, on and off the CPU (--wall); needs root, or\n"
+		"                      kernel.perf_event_paranoid=-1 and a readable tracefs\n"
+		"  --fp                with --off-cpu/--wall: frame-pointer call graphs (-g)\n"
 		"\nGraph options (as tephra flamegraph):\n%s", flame_cli_help);
 }
 
@@ -87,6 +93,39 @@ static int valid_freq(const char *s)
 	return atoi(s) > 0;
 }
 
+/* --off-cpu/--wall: sampling sched:sched_switch with its fields (PERF_SAMPLE_RAW) takes
+ * root (CAP_PERFMON) or kernel.perf_event_paranoid -1, and perf reads the event's format
+ * from tracefs.  Says which is missing; returns 0, or 1. */
+static int check_switches_allowed(void)
+{
+	static const char *const formats[] = {
+		"/sys/kernel/tracing/events/sched/sched_switch/format",
+		"/sys/kernel/debug/tracing/events/sched/sched_switch/format",
+	};
+	if (geteuid() != 0) {
+		FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
+		int level = 2;
+		if (!f || fscanf(f, "%d", &level) != 1)
+			level = 2;
+		if (f)
+			fclose(f);
+		if (level > -1) {
+			fprintf(stderr, "tephra record: --off-cpu/--wall sample sched:sched_switch with "
+				"its fields: that takes root, or kernel.perf_event_paranoid=-1 (now %d; "
+				"sysctl -w kernel.perf_event_paranoid=-1 as root) and a readable tracefs\n",
+				level);
+			return 1;
+		}
+	}
+	for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++)
+		if (access(formats[i], R_OK) == 0)
+			return 0;
+	fprintf(stderr, "tephra record: --off-cpu/--wall: cannot read sched:sched_switch's format "
+		"in tracefs (%s): mount it (mount -t tracefs nodev /sys/kernel/tracing) and let "
+		"this user read it\n", formats[0]);
+	return 1;
+}
+
 /* Checks the arguments that would otherwise fail only after the command has run. */
 static int check_args(const char *data, const char *freq, const char *event, const char *svg,
 		      const char *folded)
@@ -119,7 +158,7 @@ static int check_args(const char *data, const char *freq, const char *event, con
 
 int cmd_record(int argc, char **argv)
 {
-	enum { O_DWARF = 1, O_PERF_ARG, O_PERF_ARGS, O_FOLDED };
+	enum { O_DWARF = 1, O_PERF_ARG, O_PERF_ARGS, O_FOLDED, O_FP };
 	static const struct option own[] = {
 		{ "help", no_argument, NULL, 'h' },
 		{ "data", required_argument, NULL, 'd' },
@@ -129,13 +168,14 @@ int cmd_record(int argc, char **argv)
 		{ "perf-arg", required_argument, NULL, O_PERF_ARG },
 		{ "perf-args", required_argument, NULL, O_PERF_ARGS },
 		{ "folded", required_argument, NULL, O_FOLDED },
+		{ "fp", no_argument, NULL, O_FP },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct option *opts = flame_cli_merge_options(own);
 	struct flame_cli c;
 	struct argv_list extra = { NULL, 0, 0 }, perf = { NULL, 0, 0 };
 	const char *data = "perf.data", *freq = "999", *event = "cpu-clock", *folded = NULL;
-	int opt, dwarf = 0, rc;
+	int opt, dwarf = 0, fp = 0, rc;
 
 	flame_cli_init(&c, "tephra record");
 	c.output = "flame.svg";
@@ -147,6 +187,7 @@ int cmd_record(int argc, char **argv)
 		case 'F': freq = optarg; continue;
 		case 'e': event = optarg; continue;
 		case O_DWARF: dwarf = 1; continue;
+		case O_FP: fp = 1; continue;
 		case O_PERF_ARG: push(&extra, optarg); continue;
 		case O_PERF_ARGS: push_split(&extra, optarg); continue;
 		case O_FOLDED: folded = optarg; continue;
@@ -173,6 +214,9 @@ int cmd_record(int argc, char **argv)
 	}
 
 	rc = check_args(data, freq, event, c.output, folded);
+	int switches = c.off_cpu || c.wall;
+	if (rc == 0 && switches)
+		rc = check_switches_allowed();
 	if (rc != 0) {
 		free_list(&extra);
 		return rc;
@@ -187,6 +231,14 @@ int cmd_record(int argc, char **argv)
 	push(&perf, event);
 	push(&perf, "-F");
 	push(&perf, freq);
+	if (switches) {
+		/* the scheduler's switches, with the on-CPU samples' call graphs */
+		push(&perf, "-e");
+		push(&perf, "sched:sched_switch");
+		push(&perf, "--switch-events");
+		if (!fp)
+			dwarf = 1;
+	}
 	if (dwarf) {
 		push(&perf, "--call-graph");
 		push(&perf, "dwarf");

@@ -24,6 +24,8 @@ struct profile_input_opts {
 	int compat;             /* perf.data: stackcollapse-perf.pl's naming (--compat) */
 	int samples_col;        /* perf.data: each frame's number of samples into column 1
 				 * (the graph shows it beside a time) */
+	int off_cpu, wall, preempted; /* perf.data: perf_fold_options' off_cpu, wall,
+				       * off_cpu_preempted (docs/offcpu.md) */
 };
 
 struct profile_stats {
