@@ -42,6 +42,7 @@ int cmd_export(int argc, char **argv)
 		{ "only-tid", required_argument, NULL, EXPORT_O_ONLY_TID },
 		{ "comms", required_argument, NULL, EXPORT_O_COMMS },
 		{ "max-stack", required_argument, NULL, EXPORT_O_MAX_STACK },
+		{ "time", required_argument, NULL, EXPORT_O_TIME },
 		{ "kernel", no_argument, NULL, EXPORT_O_KERNEL },
 		{ "jit", no_argument, NULL, EXPORT_O_JIT },
 		{ NULL, 0, NULL, 0 },

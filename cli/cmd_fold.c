@@ -37,6 +37,8 @@ static void usage(FILE *f)
 		"      --only-tid LIST    only samples of these threads    (perf script --tid)\n"
 		"      --comms LIST       only samples of these comms      (perf script --comms)\n"
 		"      --max-stack N      at most N frames per sample (default 127, as perf script)\n"
+		"      --time RANGES      only samples in these times (perf script --time): START,END\n"
+		"                         in seconds (blank-separated), or A%%-B%%, A%%/N\n"
 		"      --inline           expand every user frame into the functions inlined at it\n"
 		"                         (DWARF), the inlined ones marked _[i]\n"
 		"      --srcline          append ':file:line' to user frames (DWARF); with --from-text\n"
@@ -91,7 +93,7 @@ static int fold_text(const char *path, const struct perf_fold_options *po)
 
 enum { O_EVENT = 256, O_WEIGHT, O_PID, O_TID, O_KERNEL, O_JIT, O_ALL, O_ADDRS, O_INLINE,
        O_ONLY_PID, O_ONLY_TID, O_COMMS, O_MAX_STACK, O_SRCLINE, O_FROM_TEXT, O_COMPAT,
-       O_STRICT, O_OFF_CPU, O_PREEMPTED, O_WALL };
+       O_STRICT, O_OFF_CPU, O_PREEMPTED, O_WALL, O_TIME };
 
 static enum sample_filter_kind filter_kind(int option)
 {
@@ -99,6 +101,7 @@ static enum sample_filter_kind filter_kind(int option)
 	case O_ONLY_PID: return SAMPLE_FILTER_PIDS;
 	case O_ONLY_TID: return SAMPLE_FILTER_TIDS;
 	case O_COMMS: return SAMPLE_FILTER_COMMS;
+	case O_TIME: return SAMPLE_FILTER_TIME;
 	default: return SAMPLE_FILTER_MAX_STACK;
 	}
 }
@@ -121,6 +124,7 @@ int cmd_fold(int argc, char **argv)
 		{ "only-tid", required_argument, NULL, O_ONLY_TID },
 		{ "comms", required_argument, NULL, O_COMMS },
 		{ "max-stack", required_argument, NULL, O_MAX_STACK },
+		{ "time", required_argument, NULL, O_TIME },
 		{ "srcline", no_argument, NULL, O_SRCLINE },
 		{ "from-text", no_argument, NULL, O_FROM_TEXT },
 		{ "compat", no_argument, NULL, O_COMPAT },
@@ -211,6 +215,7 @@ int cmd_fold(int argc, char **argv)
 		case O_ONLY_TID:
 		case O_COMMS:
 		case O_MAX_STACK:
+		case O_TIME:
 			data_only = 1;
 			if (sample_filter_parse(&o.filter, filter_kind(c), opts[option].name,
 						optarg, &err)) {
@@ -245,7 +250,7 @@ int cmd_fold(int argc, char **argv)
 		if (data_only) {
 			fprintf(stderr, "tephra fold: --from-text folds as stackcollapse-perf.pl does: "
 				"--inline, --weight samples, --only-pid, --only-tid, --comms, "
-				"--max-stack, --off-cpu and --wall are for perf.data input\n");
+				"--max-stack, --time, --off-cpu and --wall are for perf.data input\n");
 			goto out;
 		}
 		rc = fold_text(path ? path : "-", &o);

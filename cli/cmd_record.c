@@ -28,12 +28,11 @@ static void usage(FILE *f)
 		"  --perf-arg ARG      pass ARG to perf record (repeatable), e.g. --perf-arg=-a\n"
 		"  --perf-args \"ARGS\"  pass several space-separated arguments to perf record\n"
 		"  --folded FILE       also write the folded stacks\n"
-		"  --off-cpu, --wall   also record scheduler switches (sched:sched_switch with\n"
-		"                      call graphs, --switch-events; DWARF call graphs unless\n"
-		"                      --fp) and draw where threads blocked (--off-cpu) or wall\n"
-		"                      time, on and off the CPU (--wall); needs root, or\n"
-		"                      kernel.perf_event_paranoid=-1 and a readable tracefs\n"
 		"  --fp                with --off-cpu/--wall: frame-pointer call graphs (-g)\n"
+		"With the graph options --off-cpu or --wall (below), perf also records scheduler\n"
+		"switches (sched:sched_switch with call graphs, DWARF unless --fp, and\n"
+		"--switch-events), which needs root, or kernel.perf_event_paranoid=-1 and a\n"
+		"readable tracefs.\n"
 		"\nGraph options (as tephra flamegraph):\n%s", flame_cli_help);
 }
 

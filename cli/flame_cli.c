@@ -15,7 +15,7 @@ enum {
 	O_OUTPUT = FLAME_OPT_BASE, O_TITLE, O_SUBTITLE, O_WIDTH, O_HEIGHT, O_MINWIDTH,
 	O_FONTSIZE, O_FONTTYPE, O_COUNTNAME, O_NAMETYPE, O_NOTES, O_COLORS, O_HASH, O_CP,
 	O_PALFILE, O_REVERSE, O_INVERTED, O_FLAMECHART, O_NEGATE, O_NO_ANNOTATE, O_WEIGHT, O_COMPAT,
-	O_OFF_CPU, O_WALL, O_PREEMPTED,
+	O_OFF_CPU, O_WALL, O_PREEMPTED, O_TIME,
 };
 
 const struct option flame_cli_options[] = {
@@ -45,6 +45,7 @@ const struct option flame_cli_options[] = {
 	{ "off-cpu", no_argument, NULL, O_OFF_CPU },
 	{ "wall", no_argument, NULL, O_WALL },
 	{ "preempted", no_argument, NULL, O_PREEMPTED },
+	{ "time", required_argument, NULL, O_TIME },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -85,7 +86,9 @@ const char flame_cli_help[] =
 	"                      in blue\n"
 	"  --wall              perf.data: on-CPU samples and off-CPU time in one graph, the\n"
 	"                      waits under a blue leaf '[off-cpu: STATE]'\n"
-	"  --preempted         with --off-cpu or --wall: time preempted (R) counts too\n";
+	"  --preempted         with --off-cpu or --wall: time preempted (R) counts too\n"
+	"  --time RANGES       perf.data: only samples in these times (perf script --time):\n"
+	"                      START,END in seconds (blank-separated), or A%-B%, A%/N\n";
 
 void flame_cli_init(struct flame_cli *c, const char *who)
 {
@@ -161,6 +164,16 @@ int flame_cli_option(struct flame_cli *c, int code, const char *arg)
 	case O_OFF_CPU: c->off_cpu = 1; return 0;
 	case O_WALL: c->wall = 1; return 0;
 	case O_PREEMPTED: c->preempted = 1; return 0;
+	case O_TIME: {
+		struct sample_filter f = { 0 };
+		struct tephra_error err = { "" };
+		int rc = sample_filter_parse(&f, SAMPLE_FILTER_TIME, "time", arg, &err);
+		sample_filter_free(&f);
+		if (rc)
+			fprintf(stderr, "%s: %s\n", c->who, err.msg);
+		c->time = arg;
+		return rc;
+	}
 	case O_WEIGHT:
 		if (!strcmp(arg, "samples") || !strcmp(arg, "period")) {
 			c->count_samples = !strcmp(arg, "samples");
@@ -219,6 +232,7 @@ int flame_cli_load(const struct flame_cli *c, const char *path, struct flame_tre
 	in.off_cpu = c->off_cpu;
 	in.wall = c->wall;
 	in.preempted = c->preempted;
+	in.time = c->time;
 	if (profile_load(path, t, &in, st, &err) != 0) {
 		fprintf(stderr, "%s: %s\n", c->who, err.msg);
 		return 1;

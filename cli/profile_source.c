@@ -64,7 +64,9 @@ static int load_perf(const char *path, struct flame_tree *t, const struct profil
 	po.off_cpu = o->off_cpu;
 	po.wall = o->wall;
 	po.off_cpu_preempted = o->preempted;
-	if (offcpu && (o->time_order || o->count_samples || o->off_cpu == o->wall)) {
+	if (o->time && sample_filter_parse(&po.filter, SAMPLE_FILTER_TIME, "time", o->time, err))
+		rc = -1;
+	else if (offcpu && (o->time_order || o->count_samples || o->off_cpu == o->wall)) {
 		tephra_error_set(err, "%s", o->off_cpu == o->wall ? "--off-cpu and --wall are "
 				 "two profiles: pick one" : "--off-cpu and --wall weigh stacks in "
 				 "nanoseconds: not with --flamechart or --weight samples");
@@ -85,6 +87,7 @@ static int load_perf(const char *path, struct flame_tree *t, const struct profil
 		snprintf(st->perf.event, sizeof(st->perf.event), "%s", o->wall ? "wall" : "off-cpu");
 		st->perf.time_ns = 1;
 	}
+	sample_filter_free(&po.filter);
 	fold_table_free(counts);
 	folded_feed_free(feed);
 	if (samples)

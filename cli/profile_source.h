@@ -26,6 +26,7 @@ struct profile_input_opts {
 				 * (the graph shows it beside a time) */
 	int off_cpu, wall, preempted; /* perf.data: perf_fold_options' off_cpu, wall,
 				       * off_cpu_preempted (docs/offcpu.md) */
+	const char *time;       /* perf.data: --time (session/sample_filter.h), or NULL */
 };
 
 struct profile_stats {

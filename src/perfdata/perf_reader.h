@@ -183,6 +183,8 @@ struct perf_header_info {
 	uint64_t total_mem;
 	const struct perf_build_id_entry *build_ids;
 	size_t nr_build_ids;
+	int has_sample_time;      /* the SAMPLE_TIME feature: the first and last sample's time */
+	uint64_t first_sample_time, last_sample_time;
 	int directory;            /* a perf.data directory (perf record --threads) */
 	unsigned nr_data_files;   /* its data.N files that hold records */
 	int unfinished;           /* data size 0: perf record did not finish (killed); like

@@ -70,6 +70,7 @@ int perf_fold_offcpu_start(struct fold_run *r, struct perf_session *s,
 	s->record_arg = r;
 	memset(run, 0, sizeof(*run));
 	run->max_stack = o->filter.max_stack;
+	run->time = o->filter.time; /* --time: switch-outs and samples in the slice */
 	return 0;
 }
 
