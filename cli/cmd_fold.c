@@ -37,6 +37,8 @@ static void usage(FILE *f)
 		"      --only-tid LIST    only samples of these threads    (perf script --tid)\n"
 		"      --comms LIST       only samples of these comms      (perf script --comms)\n"
 		"      --max-stack N      at most N frames per sample (default 127, as perf script)\n"
+		"      --time RANGES      only samples in these times (perf script --time): START,END\n"
+		"                         in seconds (blank-separated), or A%%-B%%, A%%/N\n"
 		"      --inline           expand every user frame into the functions inlined at it\n"
 		"                         (DWARF), the inlined ones marked _[i]\n"
 		"      --srcline          append ':file:line' to user frames (DWARF); with --from-text\n"
@@ -49,6 +51,12 @@ static void usage(FILE *f)
 		"      --strict           damaged input (a cut stream or file, junk after the last\n"
 		"                         record, a killed perf record's file) is an error, not a\n"
 		"                         warning after the whole records\n"
+		"      --off-cpu          fold sched:sched_switch samples, each weighted with the\n"
+		"                         nanoseconds its thread then waited off the CPU (blocked:\n"
+		"                         S, D, ...; see docs/offcpu.md)\n"
+		"      --preempted        with --off-cpu or --wall, time preempted (R, R+) too\n"
+		"      --wall             wall clock: on-CPU samples (cpu-clock/task-clock, ns) and\n"
+		"                         off-CPU time, under a leaf frame '[off-cpu: STATE]'\n"
 		"  -q, --quiet            no stack-quality report on stderr\n");
 }
 
@@ -85,7 +93,7 @@ static int fold_text(const char *path, const struct perf_fold_options *po)
 
 enum { O_EVENT = 256, O_WEIGHT, O_PID, O_TID, O_KERNEL, O_JIT, O_ALL, O_ADDRS, O_INLINE,
        O_ONLY_PID, O_ONLY_TID, O_COMMS, O_MAX_STACK, O_SRCLINE, O_FROM_TEXT, O_COMPAT,
-       O_STRICT };
+       O_STRICT, O_OFF_CPU, O_PREEMPTED, O_WALL, O_TIME };
 
 static enum sample_filter_kind filter_kind(int option)
 {
@@ -93,6 +101,7 @@ static enum sample_filter_kind filter_kind(int option)
 	case O_ONLY_PID: return SAMPLE_FILTER_PIDS;
 	case O_ONLY_TID: return SAMPLE_FILTER_TIDS;
 	case O_COMMS: return SAMPLE_FILTER_COMMS;
+	case O_TIME: return SAMPLE_FILTER_TIME;
 	default: return SAMPLE_FILTER_MAX_STACK;
 	}
 }
@@ -115,10 +124,14 @@ int cmd_fold(int argc, char **argv)
 		{ "only-tid", required_argument, NULL, O_ONLY_TID },
 		{ "comms", required_argument, NULL, O_COMMS },
 		{ "max-stack", required_argument, NULL, O_MAX_STACK },
+		{ "time", required_argument, NULL, O_TIME },
 		{ "srcline", no_argument, NULL, O_SRCLINE },
 		{ "from-text", no_argument, NULL, O_FROM_TEXT },
 		{ "compat", no_argument, NULL, O_COMPAT },
 		{ "strict", no_argument, NULL, O_STRICT },
+		{ "off-cpu", no_argument, NULL, O_OFF_CPU },
+		{ "preempted", no_argument, NULL, O_PREEMPTED },
+		{ "wall", no_argument, NULL, O_WALL },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -184,6 +197,17 @@ int cmd_fold(int argc, char **argv)
 		case O_STRICT:
 			o.strict = 1;
 			break;
+		case O_OFF_CPU:
+			o.off_cpu = 1;
+			data_only = 1;
+			break;
+		case O_PREEMPTED:
+			o.off_cpu_preempted = 1;
+			break;
+		case O_WALL:
+			o.wall = 1;
+			data_only = 1;
+			break;
 		case 'q':
 			quiet = 1;
 			break;
@@ -191,6 +215,7 @@ int cmd_fold(int argc, char **argv)
 		case O_ONLY_TID:
 		case O_COMMS:
 		case O_MAX_STACK:
+		case O_TIME:
 			data_only = 1;
 			if (sample_filter_parse(&o.filter, filter_kind(c), opts[option].name,
 						optarg, &err)) {
@@ -213,11 +238,19 @@ int cmd_fold(int argc, char **argv)
 		usage(stderr);
 		goto out;
 	}
+	if (o.off_cpu_preempted && !o.off_cpu && !o.wall) {
+		fprintf(stderr, "tephra fold: --preempted goes with --off-cpu or --wall\n");
+		goto out;
+	}
+	if (o.off_cpu && o.wall) {
+		fprintf(stderr, "tephra fold: --off-cpu and --wall are two profiles: pick one\n");
+		goto out;
+	}
 	if (from_text) {
 		if (data_only) {
 			fprintf(stderr, "tephra fold: --from-text folds as stackcollapse-perf.pl does: "
-				"--inline, --weight samples, --only-pid, --only-tid, --comms and "
-				"--max-stack are for perf.data input\n");
+				"--inline, --weight samples, --only-pid, --only-tid, --comms, "
+				"--max-stack, --time, --off-cpu and --wall are for perf.data input\n");
 			goto out;
 		}
 		rc = fold_text(path ? path : "-", &o);

@@ -42,6 +42,10 @@ static void usage(FILE *f)
 		"  --perf-arg ARG      pass ARG to perf record (repeatable), e.g. --perf-arg=-a\n"
 		"  --perf-args \"ARGS\"  pass several space-separated arguments to perf record\n"
 		"  --folded FILE       also write the folded stacks\n"
+		"With the graph options --off-cpu or --wall (below), perf also records scheduler\n"
+		"switches (sched:sched_switch with call graphs, as the samples', and\n"
+		"--switch-events), which needs root, or kernel.perf_event_paranoid=-1 and a\n"
+		"readable tracefs.\n"
 		"\nGraph options (as tephra flamegraph):\n%s", RECORD_DWARF_DUMP, flame_cli_help);
 }
 
@@ -101,6 +105,39 @@ static int valid_freq(const char *s)
 	return atoi(s) > 0;
 }
 
+/* --off-cpu/--wall: sampling sched:sched_switch with its fields (PERF_SAMPLE_RAW) takes
+ * root (CAP_PERFMON) or kernel.perf_event_paranoid -1, and perf reads the event's format
+ * from tracefs.  Says which is missing; returns 0, or 1. */
+static int check_switches_allowed(void)
+{
+	static const char *const formats[] = {
+		"/sys/kernel/tracing/events/sched/sched_switch/format",
+		"/sys/kernel/debug/tracing/events/sched/sched_switch/format",
+	};
+	if (geteuid() != 0) {
+		FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
+		int level = 2;
+		if (!f || fscanf(f, "%d", &level) != 1)
+			level = 2;
+		if (f)
+			fclose(f);
+		if (level > -1) {
+			fprintf(stderr, "tephra record: --off-cpu/--wall sample sched:sched_switch with "
+				"its fields: that takes root, or kernel.perf_event_paranoid=-1 (now %d; "
+				"sysctl -w kernel.perf_event_paranoid=-1 as root) and a readable tracefs\n",
+				level);
+			return 1;
+		}
+	}
+	for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++)
+		if (access(formats[i], R_OK) == 0)
+			return 0;
+	fprintf(stderr, "tephra record: --off-cpu/--wall: cannot read sched:sched_switch's format "
+		"in tracefs (%s): mount it (mount -t tracefs nodev /sys/kernel/tracing) and let "
+		"this user read it\n", formats[0]);
+	return 1;
+}
+
 /* Checks the arguments that would otherwise fail only after the command has run. */
 static int check_args(const char *data, const char *freq, const char *event, const char *svg,
 		      const char *folded)
@@ -145,6 +182,7 @@ int cmd_record(int argc, char **argv)
 		{ "perf-arg", required_argument, NULL, O_PERF_ARG },
 		{ "perf-args", required_argument, NULL, O_PERF_ARGS },
 		{ "folded", required_argument, NULL, O_FOLDED },
+		{ "fp", no_argument, NULL, O_FP },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct option *opts = flame_cli_merge_options(own);
@@ -191,6 +229,9 @@ int cmd_record(int argc, char **argv)
 	}
 
 	rc = check_args(data, freq, event, c.output, folded);
+	int switches = c.off_cpu || c.wall;
+	if (rc == 0 && switches)
+		rc = check_switches_allowed();
 	if (rc != 0) {
 		free_list(&extra);
 		return rc;
@@ -205,6 +246,12 @@ int cmd_record(int argc, char **argv)
 	push(&perf, event);
 	push(&perf, "-F");
 	push(&perf, freq);
+	if (switches) {
+		/* the scheduler's switches, with the on-CPU samples' call graphs */
+		push(&perf, "-e");
+		push(&perf, "sched:sched_switch");
+		push(&perf, "--switch-events");
+	}
 	if (dwarf) {
 		push(&perf, "--call-graph");
 		push(&perf, "dwarf," RECORD_DWARF_DUMP);

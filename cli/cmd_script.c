@@ -27,6 +27,8 @@ static void usage(FILE *f)
 		"      --max-stack N    at most N callchain frames (default 127)\n"
 		"      --event NAME     only samples of this event (as the event column names it;\n"
 		"                       an unknown NAME is an error listing the recording's events)\n"
+		"      --time RANGES    only samples in these times, as perf script's --time:\n"
+		"                       START,END in seconds (blank-separated), or A%%-B%%, A%%/N\n"
 		"      --ns             time with nanoseconds\n"
 		"      --no-inline      do not list the functions inlined at DWARF-unwound frames\n"
 		"      --strict         damaged input (a cut stream or file, junk after the last\n"
@@ -46,6 +48,7 @@ int cmd_script(int argc, char **argv)
 		{ "comm", required_argument, NULL, 'c' },
 		{ "max-stack", required_argument, NULL, 'm' },
 		{ "event", required_argument, NULL, 'e' },
+		{ "time", required_argument, NULL, 'T' },
 		{ "ns", no_argument, NULL, 'n' },
 		{ "no-inline", no_argument, NULL, 'I' },
 		{ "strict", no_argument, NULL, 'S' },
@@ -73,10 +76,12 @@ int cmd_script(int argc, char **argv)
 		case 'c':
 		case 'm':
 		case 'e':
+		case 'T':
 			if (sample_filter_parse(&o.filter, c == 'p' ? SAMPLE_FILTER_PIDS :
 						c == 't' ? SAMPLE_FILTER_TIDS :
 						c == 'c' ? SAMPLE_FILTER_COMMS :
 						c == 'e' ? SAMPLE_FILTER_EVENT :
+						c == 'T' ? SAMPLE_FILTER_TIME :
 						SAMPLE_FILTER_MAX_STACK,
 						opts[option].name, optarg, &err)) {
 				fprintf(stderr, "tephra script: %s\n", err.msg);

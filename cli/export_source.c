@@ -34,6 +34,7 @@ int export_source_option(struct perf_fold_options *o, int c, const char *name, c
 	enum sample_filter_kind k = c == EXPORT_O_ONLY_PID ? SAMPLE_FILTER_PIDS
 				    : c == EXPORT_O_ONLY_TID ? SAMPLE_FILTER_TIDS
 				    : c == EXPORT_O_COMMS ? SAMPLE_FILTER_COMMS
+				    : c == EXPORT_O_TIME ? SAMPLE_FILTER_TIME
 							  : SAMPLE_FILTER_MAX_STACK;
 	if (sample_filter_parse(&o->filter, k, name, arg, &err)) {
 		fprintf(stderr, "%s: %s\n", who, err.msg);

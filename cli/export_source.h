@@ -9,12 +9,12 @@
 #include "perffold/perf_fold.h"
 
 /* Parses one of the perf.data options `export` and `report` share (--event, --inline,
- * --only-pid, --only-tid, --comms, --max-stack, --kernel, --jit) into O.  C is the
+ * --only-pid, --only-tid, --comms, --max-stack, --time, --kernel, --jit) into O.  C is the
  * getopt_long code (EXPORT_O_*: each command puts EXPORT_SOURCE_LONG_OPTIONS in its
  * option table, and EXPORT_SOURCE_HELP in its --help; tests/install/help.test.sh reads
  * both).  Returns 0, or -1 having printed why (WHO the command). */
 enum { EXPORT_O_EVENT = 300, EXPORT_O_INLINE, EXPORT_O_ONLY_PID, EXPORT_O_ONLY_TID,
-       EXPORT_O_COMMS, EXPORT_O_MAX_STACK, EXPORT_O_KERNEL, EXPORT_O_JIT };
+       EXPORT_O_COMMS, EXPORT_O_MAX_STACK, EXPORT_O_KERNEL, EXPORT_O_JIT, EXPORT_O_TIME };
 #define EXPORT_SOURCE_LONG_OPTIONS                                                        \
 	{ "event", required_argument, NULL, EXPORT_O_EVENT },                               \
 	{ "inline", no_argument, NULL, EXPORT_O_INLINE },                                   \
@@ -23,7 +23,8 @@ enum { EXPORT_O_EVENT = 300, EXPORT_O_INLINE, EXPORT_O_ONLY_PID, EXPORT_O_ONLY_T
 	{ "comms", required_argument, NULL, EXPORT_O_COMMS },                               \
 	{ "max-stack", required_argument, NULL, EXPORT_O_MAX_STACK },                       \
 	{ "kernel", no_argument, NULL, EXPORT_O_KERNEL },                                   \
-	{ "jit", no_argument, NULL, EXPORT_O_JIT }
+	{ "jit", no_argument, NULL, EXPORT_O_JIT },                                         \
+	{ "time", required_argument, NULL, EXPORT_O_TIME }
 #define EXPORT_SOURCE_HELP                                                               \
 	"      --event NAME       this event (default: the first one sampled)\n"            \
 	"      --inline           every user frame's inline chain (DWARF), not only\n"      \
@@ -32,7 +33,8 @@ enum { EXPORT_O_EVENT = 300, EXPORT_O_INLINE, EXPORT_O_ONLY_PID, EXPORT_O_ONLY_T
 	"      --only-pid LIST    only samples of these processes  (perf script --pid)\n"  \
 	"      --only-tid LIST    only samples of these threads    (perf script --tid)\n"  \
 	"      --comms LIST       only samples of these comms      (perf script --comms)\n"\
-	"      --max-stack N      at most N frames per sample (default 127)\n"
+	"      --max-stack N      at most N frames per sample (default 127)\n"              \
+	"      --time RANGES      only samples in these times (perf script --time)\n"
 int export_source_option(struct perf_fold_options *o, int c, const char *name, const char *arg,
 			 const char *who);
 

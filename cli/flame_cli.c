@@ -15,6 +15,7 @@ enum {
 	O_OUTPUT = FLAME_OPT_BASE, O_TITLE, O_SUBTITLE, O_WIDTH, O_HEIGHT, O_MINWIDTH,
 	O_FONTSIZE, O_FONTTYPE, O_COUNTNAME, O_NAMETYPE, O_NOTES, O_COLORS, O_HASH, O_CP,
 	O_PALFILE, O_REVERSE, O_INVERTED, O_FLAMECHART, O_NEGATE, O_NO_ANNOTATE, O_WEIGHT, O_COMPAT,
+	O_OFF_CPU, O_WALL, O_PREEMPTED, O_TIME,
 };
 
 const struct option flame_cli_options[] = {
@@ -41,6 +42,10 @@ const struct option flame_cli_options[] = {
 	{ "no-annotate", no_argument, NULL, O_NO_ANNOTATE },
 	{ "weight", required_argument, NULL, O_WEIGHT },
 	{ "compat", no_argument, NULL, O_COMPAT },
+	{ "off-cpu", no_argument, NULL, O_OFF_CPU },
+	{ "wall", no_argument, NULL, O_WALL },
+	{ "preempted", no_argument, NULL, O_PREEMPTED },
+	{ "time", required_argument, NULL, O_TIME },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -75,7 +80,15 @@ const char flame_cli_help[] =
 	"  --weight W          perf.data: 'period' (default: sums sample periods, as\n"
 	"                      perf script | stackcollapse-perf.pl does) or 'samples'\n"
 	"  --compat            perf.data: name frames as perf script | stackcollapse-perf.pl\n"
-	"                      (roots read from the header, names cut at '(', ...)\n";
+	"                      (roots read from the header, names cut at '(', ...)\n"
+	"  --off-cpu           perf.data: where threads blocked, ns (sched:sched_switch with\n"
+	"                      context switches: tephra record --off-cpu; docs/offcpu.md),\n"
+	"                      in blue\n"
+	"  --wall              perf.data: on-CPU samples and off-CPU time in one graph, the\n"
+	"                      waits under a blue leaf '[off-cpu: STATE]'\n"
+	"  --preempted         with --off-cpu or --wall: time preempted (R) counts too\n"
+	"  --time RANGES       perf.data: only samples in these times (perf script --time):\n"
+	"                      START,END in seconds (blank-separated), or A%-B%, A%/N\n";
 
 void flame_cli_init(struct flame_cli *c, const char *who)
 {
@@ -132,6 +145,7 @@ int flame_cli_option(struct flame_cli *c, int code, const char *arg)
 	case O_NAMETYPE: s->nametype = arg; return 0;
 	case O_NOTES: s->notes = arg; return 0;
 	case O_COLORS:
+		c->palette_set = 1;
 		if (palette_parse(arg, &s->palette) != 0) {
 			fprintf(stderr, "%s: --colors: unknown palette '%s' (known: %s)\n", c->who,
 				arg, palette_names());
@@ -147,6 +161,19 @@ int flame_cli_option(struct flame_cli *c, int code, const char *arg)
 	case O_NEGATE: s->negate = 1; return 0;
 	case O_NO_ANNOTATE: c->name_flags = 0; return 0;
 	case O_COMPAT: c->compat = 1; return 0;
+	case O_OFF_CPU: c->off_cpu = 1; return 0;
+	case O_WALL: c->wall = 1; return 0;
+	case O_PREEMPTED: c->preempted = 1; return 0;
+	case O_TIME: {
+		struct sample_filter f = { 0 };
+		struct tephra_error err = { "" };
+		int rc = sample_filter_parse(&f, SAMPLE_FILTER_TIME, "time", arg, &err);
+		sample_filter_free(&f);
+		if (rc)
+			fprintf(stderr, "%s: %s\n", c->who, err.msg);
+		c->time = arg;
+		return rc;
+	}
 	case O_WEIGHT:
 		if (!strcmp(arg, "samples") || !strcmp(arg, "period")) {
 			c->count_samples = !strcmp(arg, "samples");
@@ -177,6 +204,8 @@ void flame_cli_set_unit(struct flame_cli *c, const struct profile_stats *st)
 {
 	struct flame_svg_opts *s = &c->svg;
 
+	if (st->is_perf_data && c->off_cpu && !c->palette_set)
+		s->palette = PAL_BLUE; /* off-CPU graphs are blue, by tradition */
 	if (!st->is_perf_data || !st->perf.event[0])
 		return;
 	/* "cpu-clock:ppp" → "cpu-clock": the modifiers say how, not what */
@@ -198,8 +227,13 @@ int flame_cli_load(const struct flame_cli *c, const char *path, struct flame_tre
 		   const struct profile_input_opts *o, struct profile_stats *st)
 {
 	struct tephra_error err = { "" };
+	struct profile_input_opts in = *o;
 
-	if (profile_load(path, t, o, st, &err) != 0) {
+	in.off_cpu = c->off_cpu;
+	in.wall = c->wall;
+	in.preempted = c->preempted;
+	in.time = c->time;
+	if (profile_load(path, t, &in, st, &err) != 0) {
 		fprintf(stderr, "%s: %s\n", c->who, err.msg);
 		return 1;
 	}

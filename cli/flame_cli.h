@@ -22,6 +22,9 @@ struct flame_cli {
 	int count_samples;      /* perf.data: --weight samples */
 	int compat;             /* perf.data: --compat, stackcollapse-perf.pl's names */
 	int countname_set;      /* --countname given: it wins over the recording's unit */
+	int palette_set;        /* --colors given: it wins over --off-cpu's blue */
+	int off_cpu, wall, preempted; /* perf.data: --off-cpu, --wall, --preempted */
+	const char *time;       /* perf.data: --time (session/sample_filter.h) */
 	char measured[128];     /* perf.data: the event, for the title (svg.measured) */
 };
 

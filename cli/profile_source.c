@@ -39,7 +39,10 @@ static int load_perf(const char *path, struct flame_tree *t, const struct profil
 	struct stack_sink sink = folded_feed_sink(feed);
 	struct folded_opts so = { fo.flags, 1, NULL };
 	struct folded_stats sst = { 0 };
-	struct folded_feed *samples = o->samples_col ? folded_feed_new(t, &so, &sst) : NULL;
+	/* off-CPU weights are nanoseconds of intervals, not samples: no sample column */
+	int offcpu = o->off_cpu || o->wall;
+	struct folded_feed *samples = o->samples_col && !offcpu ? folded_feed_new(t, &so, &sst)
+								: NULL;
 	struct two_feeds both = { sink, { NULL, NULL } };
 	struct fold_table *counts = NULL;
 	int rc;
@@ -60,7 +63,17 @@ static int load_perf(const char *path, struct flame_tree *t, const struct profil
 		po.samples = counts;
 	}
 	po.report = cli_report(o->progress);
-	if (o->time_order) {
+	po.off_cpu = o->off_cpu;
+	po.wall = o->wall;
+	po.off_cpu_preempted = o->preempted;
+	if (o->time && sample_filter_parse(&po.filter, SAMPLE_FILTER_TIME, "time", o->time, err))
+		rc = -1;
+	else if (offcpu && (o->time_order || o->count_samples || o->off_cpu == o->wall)) {
+		tephra_error_set(err, "%s", o->off_cpu == o->wall ? "--off-cpu and --wall are "
+				 "two profiles: pick one" : "--off-cpu and --wall weigh stacks in "
+				 "nanoseconds: not with --flamechart or --weight samples");
+		rc = -1;
+	} else if (o->time_order) {
 		struct stack_sink two = { two_feeds_stack, &both };
 		rc = perf_foreach_stack(path, &po, samples ? &two : &sink, err);
 	} else {
@@ -72,6 +85,11 @@ static int load_perf(const char *path, struct flame_tree *t, const struct profil
 			fold_table_emit(counts, &both.samples);
 		fold_table_free(table);
 	}
+	if (offcpu) { /* the graph's unit: nanoseconds */
+		snprintf(st->perf.event, sizeof(st->perf.event), "%s", o->wall ? "wall" : "off-cpu");
+		st->perf.time_ns = 1;
+	}
+	sample_filter_free(&po.filter);
 	fold_table_free(counts);
 	folded_feed_free(feed);
 	if (samples)

@@ -30,6 +30,9 @@ struct profile_input_opts {
 				 * tephra fold's; not for flame charts), headed
 				 * QUALITY_WHO; NULL: nowhere */
 	const char *quality_who;
+	int off_cpu, wall, preempted; /* perf.data: perf_fold_options' off_cpu, wall,
+				       * off_cpu_preempted (docs/offcpu.md) */
+	const char *time;       /* perf.data: --time (session/sample_filter.h), or NULL */
 };
 
 struct profile_stats {

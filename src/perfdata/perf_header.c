@@ -283,6 +283,13 @@ int perf_header_parse_feature(struct perf_reader *r, unsigned bit, const uint8_t
 		if (c.bad)
 			return bad_feature(r, bit, off, "section too short", err);
 		return 0;
+	case PERF_FEAT_SAMPLE_TIME:
+		h->first_sample_time = pb_get_u64(&c);
+		h->last_sample_time = pb_get_u64(&c);
+		if (c.bad)
+			return bad_feature(r, bit, off, "section too short", err);
+		h->has_sample_time = 1;
+		return 0;
 	case PERF_FEAT_CMDLINE: return parse_cmdline(r, p, n, off, err);
 	case PERF_FEAT_EVENT_DESC: return parse_event_desc(r, p, n, off, err);
 	case PERF_FEAT_BUILD_ID: return parse_build_ids(r, p, n, off, err);

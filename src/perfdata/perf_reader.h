@@ -75,6 +75,7 @@ enum perf_record_type {
 #define PERF_MISC_GUEST_USER 5
 #define PERF_MISC_MMAP_BUILD_ID (1 << 14)
 #define PERF_MISC_COMM_EXEC (1 << 13)
+#define PERF_MISC_SWITCH_OUT (1 << 13) /* SWITCH records: out, not in */
 #define PERF_MISC_BUILD_ID_SIZE (1 << 15) /* in BUILD_ID feature records */
 
 /* sample_type bits, in the kernel's order of fields inside a sample record */
@@ -182,6 +183,8 @@ struct perf_header_info {
 	uint64_t total_mem;
 	const struct perf_build_id_entry *build_ids;
 	size_t nr_build_ids;
+	int has_sample_time;      /* the SAMPLE_TIME feature: the first and last sample's time */
+	uint64_t first_sample_time, last_sample_time;
 	int directory;            /* a perf.data directory (perf record --threads) */
 	unsigned nr_data_files;   /* its data.N files that hold records */
 	int unfinished;           /* data size 0: perf record did not finish (killed); like

@@ -16,64 +16,13 @@
 #include "base/strbuf.h"
 #include "base/xalloc.h"
 #include "perffold/fold_roots.h"
+#include "perffold/fold_run.h"
+#include "offcpu/offcpu.h"
+#include "perffold/perf_fold_offcpu.h"
 #include "session/perf_session.h"
 #include "symbol/symbol_demangle.h"
 #include "quality/stack_quality.h"
 
-struct fold_run {
-	const struct perf_fold_options *o;
-	size_t max_stack;
-	struct frame *frames;
-	uint64_t *key;           /* raw key: [root id, maps versions, kind, nr, addresses...] */
-	uint64_t *addr_key;      /* resolved: [(obj id + 1, addr) per frame, outermost first] */
-	int have_event;          /* the event to fold is decided */
-	size_t event_index;
-	struct fold_roots roots;
-	uint64_t root;           /* the current sample's root id */
-	struct hashmap stacks;   /* raw key → summed weight */
-	uint32_t *stack_ids;     /* per raw key: offset of its folded frame ids in frame_ids */
-	uint32_t *stack_lens;    /* ... and their number */
-	uint32_t *stack_class;   /* ... and their stack_quality class (when quality;
-				  * CLASS_PENDING while the stack waits to be named) */
-	uint64_t *stack_samples; /* ... and, while CLASS_PENDING, its samples so far */
-	uint64_t *stack_count;   /* ... and its samples (when o->samples or o->export) */
-	struct stack_quality *quality; /* NULL: not reported */
-	size_t cap_stacks;
-	struct hashmap names;    /* {obj id + 1, addr, java} → index into name_frames */
-	uint32_t *name_frames;   /* per name: offset into frame_ids */
-	uint32_t *name_counts;
-	struct printed_frame *name_printed; /* per name: how perf script prints the frame
-					     * (for the quality block) */
-	uint32_t *key_names;     /* per frame of the stack being named: its name */
-	struct printed_frame *printed; /* ... and how it prints, callee first */
-	uint32_t *frame_ids;     /* fold_table frame ids, concatenated */
-	size_t nr_frame_ids, cap_frame_ids, cap_names;
-	uint32_t *root_frames;   /* per root id: its fold_table frame id */
-	size_t cap_roots;
-	struct fold_table *table;
-	struct perf_session *session;
-	struct strbuf sb, text;
-	size_t cap_chain;
-	/* perf_foreach_stack */
-	const struct stack_sink *sink;
-	const char **cb_frames;
-	size_t cap_cb_frames;
-	uint32_t *cb_ids;
-	size_t cap_cb_ids;
-	/* perf_fold_file names (and classifies, for the quality block) new stacks later
-	 * while symbols are still being loaded on other threads (symbol_store_loading:
-	 * the kernel's, and the objects and inline chains of new frames it hands to the
-	 * store's worker), so that reading records overlaps that: per pending stack, in
-	 * creation order, [stack index, root, n, then its addr_key's 2n words]. */
-	int defer_names;
-	int demangle_full;       /* default names: symbols are read mangled and demangled
-				  * here with their parameter lists */
-	uint64_t *prefetched;    /* prefetch_objects' filter (PREFETCH_FILTER tags) */
-	uint64_t *pending;
-	size_t nr_pending, cap_pending;   /* in words */
-	/* o->export: per stack its sample count; the roots told to the sink so far */
-	uint32_t threads_told;
-};
 
 static uint64_t sample_weight(const struct perf_fold_options *o, const struct perf_session_sample *ps)
 {
@@ -104,6 +53,7 @@ static size_t raw_key(struct fold_run *r, const struct perf_session_sample *ps, 
 	r->key[2] = machine_kernel_maps_version(r->session->machine);
 	/* the sampled ip resolves by cpumode; unwound user frames name their inlines */
 	r->key[3] = callchain ? (uint64_t)ps->unwound : 2 + ps->cpumode;
+	r->key[3] |= (uint64_t)r->cur_state << 32; /* --wall: one stack per off-CPU state */
 	r->key[4] = nr;
 	memcpy(r->key + 5, ips, nr * sizeof(*ips));
 	return 5 + nr;
@@ -465,6 +415,14 @@ static void name_stack(struct fold_run *r, size_t i, uint32_t root, const uint64
 		       size_t n, unsigned flags)
 {
 	size_t c = key_frames(r, root, addr_key, n, &r->cb_ids, &r->cap_cb_ids);
+	if (r->stack_state && r->stack_state[i]) {
+		/* --wall: the state the thread waited in, as its leaf frame */
+		if (c + 1 > r->cap_cb_ids) {
+			r->cap_cb_ids = c + 1;
+			r->cb_ids = xrealloc(r->cb_ids, r->cap_cb_ids * sizeof(*r->cb_ids));
+		}
+		r->cb_ids[c++] = perf_fold_offcpu_leaf(r, r->stack_state[i] - 1);
+	}
 	if (r->o->export) {
 		/* its frames are its names (a name the fold drops: a frame without lines),
 		 * its thread its root; the folded ids are not kept (OUT gets no stacks) */
@@ -559,7 +517,12 @@ static size_t sample_stack(struct fold_run *r, const struct perf_session_sample 
 			if (r->o->samples || r->o->export)
 				r->stack_count = xrealloc(r->stack_count,
 							  r->cap_stacks * sizeof(*r->stack_count));
+			if (r->o->wall)
+				r->stack_state = xrealloc(r->stack_state,
+							  r->cap_stacks * sizeof(*r->stack_state));
 		}
+		if (r->stack_state)
+			r->stack_state[i] = r->cur_state;
 		int defer = r->defer_names && symbol_store_loading(r->session->store);
 		if (!defer)
 			name_pending(r); /* before resolve_sample: it reuses r->frames */
@@ -597,9 +560,7 @@ static void note_event(struct perf_fold_info *info, const struct perf_event_desc
 	info->time_ns = d->attr.type == PERF_ATTR_TYPE_SOFTWARE && d->attr.config <= 1;
 }
 
-/* The raw-key entry of a sample to fold into *I; 0 when the sample is not folded
- * (another event, a dropped root). */
-static int stack_of(struct fold_run *r, const struct perf_session_sample *ps, size_t *i)
+int fold_run_stack_of(struct fold_run *r, const struct perf_session_sample *ps, size_t *i)
 {
 	if (!ps->desc || !keep_sample(r, ps))
 		return 0;
@@ -628,7 +589,7 @@ static int fold_sample(void *arg, struct perf_session *s, const struct perf_sess
 {
 	struct fold_run *r = arg;
 	size_t i;
-	if (!stack_of(r, ps, &i))
+	if (!fold_run_stack_of(r, ps, &i))
 		return 0;
 	uint64_t weight = sample_weight(r->o, ps);
 	hashmap_entry(&r->stacks, i)->value += weight;
@@ -648,12 +609,17 @@ static int fold_sample(void *arg, struct perf_session *s, const struct perf_sess
 	return 0;
 }
 
+static int fold_switch_sample(void *arg, struct perf_session *s, const struct perf_session_sample *ps)
+{
+	return perf_fold_offcpu_sample(arg, ps, fold_sample, s);
+}
+
 static int foreach_sample(void *arg, struct perf_session *s, const struct perf_session_sample *ps)
 {
 	struct fold_run *r = arg;
 	size_t i;
 	(void)s;
-	if (!stack_of(r, ps, &i))
+	if (!fold_run_stack_of(r, ps, &i))
 		return 0;
 	size_t n = r->stack_lens[i];
 	if (n > r->cap_cb_frames) {
@@ -695,6 +661,8 @@ static void run_release(struct fold_run *r)
 	free(r->stack_class);
 	free(r->stack_samples);
 	free(r->stack_count);
+	free(r->stack_state);
+	offcpu_free(r->offcpu);
 	stack_quality_free(r->quality);
 	fold_roots_release(&r->roots);
 	hashmap_release(&r->stacks);
@@ -778,7 +746,17 @@ int perf_fold_file(const char *path, const struct perf_fold_options *o, struct f
 		r.quality = stack_quality_new();
 	r.defer_names = 1;
 	r.prefetched = xcalloc(PREFETCH_FILTER, sizeof(*r.prefetched));
-	int rc = perf_session_run(&s, &o->filter, fold_sample, &r, err);
+	int rc;
+	if (o->off_cpu || o->wall) {
+		struct sample_filter all;
+		rc = perf_fold_offcpu_start(&r, &s, &all, err);
+		if (!rc)
+			rc = perf_session_run(&s, &all, fold_switch_sample, &r, err);
+		if (r.offcpu)
+			perf_fold_offcpu_finish(&r);
+	} else {
+		rc = perf_session_run(&s, &o->filter, fold_sample, &r, err);
+	}
 	/* help the worker before waiting on the kernel's symbols (the first stack named
 	 * may well have a kernel frame) */
 	symbol_store_settle(s.store);

@@ -69,6 +69,14 @@ struct perf_fold_options {
 	 * adding the stacks to OUT (which then only interns the frame names); a frame is
 	 * one (object, address), its lines the fold's names for it.  NULL: fold. */
 	const struct export_sink *export;
+	/* perf_fold_file: fold sched:sched_switch samples, each weighted with the
+	 * nanoseconds its thread then stays off the CPU (docs/offcpu.md): threads that
+	 * block (S, D, ...), and with off_cpu_preempted those preempted (R, R+) too */
+	int off_cpu, off_cpu_preempted;
+	/* perf_fold_file: wall clock: the on-CPU samples of a cpu-clock or task-clock
+	 * event (periods in ns) and the off-CPU intervals (as off_cpu), these with a
+	 * leaf frame "[off-cpu: STATE]" */
+	int wall;
 };
 
 /* Folds every selected sample of PATH ("-" = standard input, pipe mode) into OUT

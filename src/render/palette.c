@@ -141,6 +141,8 @@ static enum palette_kind family_of(enum palette_kind k, const char *s, size_t le
 	case PAL_CHAIN:
 		return a == 'w' ? PAL_AQUA : PAL_BLUE;
 	case PAL_HOT: case PAL_JAVA: case PAL_JS: case PAL_PERL: case PAL_PYTHON: case PAL_RUST:
+		if (starts(s, len, "[off-cpu: ")) /* --wall's waits: blue, as off-CPU graphs are */
+			return PAL_BLUE;
 		if (a == 'k')
 			return PAL_ORANGE;
 		if (a == 'i' || a == 'w')

@@ -129,11 +129,19 @@ int perf_session_run(struct perf_session *s, const struct sample_filter *f,
 	struct perf_event ev;
 	unsigned char *events; /* --event: the event indexes kept */
 	int rc;
+	struct sample_time_range *times;
+	size_t nr_times;
 	if (sample_filter_events(f, s->reader, s->path, &events, err))
 		return -1;
+	if (sample_filter_times(f, s->reader, s->path, &times, &nr_times, err)) {
+		free(events);
+		return -1;
+	}
 	while ((rc = perf_reader_next(s->reader, &ev, err)) > 0) {
 		if (ev.type != PERF_REC_SAMPLE) {
 			machine_process_event(s->machine, &ev);
+			if (s->on_record)
+				s->on_record(s->record_arg, &ev);
 			continue;
 		}
 		struct perf_session_sample ps;
@@ -153,7 +161,7 @@ int perf_session_run(struct perf_session *s, const struct sample_filter *f,
 		for (size_t i = 0; i < nr; i++)
 			if (index[i] >= 0 && (!events || events[index[i]]))
 				kept++;
-		if (!kept)
+		if (!kept || !sample_filter_time_keeps(times, nr_times, ev.u.sample.time))
 			continue;
 		ps.ev = &ev;
 		ps.cpumode = ev.misc & PERF_MISC_CPUMODE_MASK;
@@ -184,5 +192,6 @@ int perf_session_run(struct perf_session *s, const struct sample_filter *f,
 			break;
 	}
 	free(events);
+	free(times);
 	return rc < 0 ? -1 : 0;
 }

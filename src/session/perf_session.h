@@ -34,6 +34,10 @@ struct perf_session {
 	struct sample_unwinder *unwinder; /* DWARF call graphs (NULL: arch not supported) */
 	size_t max_stack;    /* frames unwound per sample (--max-stack; default 127) */
 	struct hashmap read_values; /* PERF_SAMPLE_READ: sample id → its counter's last value */
+	/* NULL, or called with every record that is not a sample (context switches,
+	 * exits), after the machine took it; set after perf_session_open */
+	void (*on_record)(void *arg, const struct perf_event *ev);
+	void *record_arg;
 };
 
 struct perf_session_sample {

@@ -21,6 +21,15 @@ struct sample_filter {
 	size_t nr_comms;
 	int max_stack;     /* frames per sample; 0 = perf script's default (127) */
 	char *event;       /* only samples of the event perf script names so (NULL: all) */
+	char *time;        /* --time, perf script's syntax (NULL: all): "START,END" in
+			    * seconds (either may be empty; several separated by blanks),
+			    * or percentages of the recording "A%-B%", "A%/N" (the Nth
+			    * slice of A%), several separated by commas */
+};
+
+/* A time range a sample must lie in (inclusive, ns; end 0: no end). */
+struct sample_time_range {
+	uint64_t start, end;
 };
 
 enum sample_filter_kind {
@@ -29,6 +38,7 @@ enum sample_filter_kind {
 	SAMPLE_FILTER_COMMS,     /* "name,other name" */
 	SAMPLE_FILTER_MAX_STACK, /* a positive number */
 	SAMPLE_FILTER_EVENT,     /* an event name as perf script prints it */
+	SAMPLE_FILTER_TIME,      /* --time (see struct sample_filter) */
 };
 
 /* Sets the KIND part of F from ARG, the value of the long option OPTION ("only-pid",
@@ -46,6 +56,17 @@ int sample_filter_keeps(const struct sample_filter *f, const struct thread *t);
  * or -1 with ERR naming the events PATH has when none matches. */
 int sample_filter_events(const struct sample_filter *f, const struct perf_reader *r,
 			 const char *path, unsigned char **mask, struct tephra_error *err);
+
+/* F's --time as ranges for R (percentages of its first to last sample time, from the
+ * SAMPLE_TIME header): a malloc'ed array in *RANGES, *NR of them (NULL, 0 when F has no
+ * --time).  Returns 0, or -1 with ERR (percentages without that header). */
+int sample_filter_times(const struct sample_filter *f, const struct perf_reader *r,
+			const char *path, struct sample_time_range **ranges, size_t *nr,
+			struct tephra_error *err);
+
+/* Whether a sample at TIME lies in one of RANGES (NR 0: every sample; perf keeps
+ * samples without a time, 0). */
+int sample_filter_time_keeps(const struct sample_time_range *ranges, size_t nr, uint64_t time);
 
 /* Frees what sample_filter_parse allocated, and empties F. */
 void sample_filter_free(struct sample_filter *f);

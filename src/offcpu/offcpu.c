@@ -1,0 +1,217 @@
+/* offcpu.c - off-CPU intervals from scheduler switches (see offcpu.h). */
+#include "offcpu/offcpu.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/hashmap.h"
+#include "base/strbuf.h"
+#include "base/xalloc.h"
+#include "tracepoint/tp_field.h"
+#include "tracepoint/tp_print.h"
+
+#define MAX_STATES 64 /* distinct prev_state values named; more share the last name */
+
+struct offcpu_thread {
+	uint64_t out_time;
+	uint64_t stack;
+	unsigned state;
+	int off;          /* switched out and not seen running since */
+};
+
+struct offcpu {
+	const struct tp_formats *formats;
+	const struct tp_event *ev;
+	const struct tp_field *prev_pid, *prev_state, *next_pid;
+	int preempted;
+	offcpu_charge_fn charge;
+	void *ctx;
+	uint64_t state_values[MAX_STATES];
+	char state_names[MAX_STATES][24];
+	int state_charged[MAX_STATES];
+	unsigned nr_states;
+	struct hashmap tids;      /* tid → index into threads */
+	struct offcpu_thread *threads;
+	size_t cap_threads;
+	uint64_t last_time;
+	struct offcpu_counts counts;
+	struct strbuf text;
+};
+
+struct offcpu *offcpu_new(const struct tp_formats *f, const struct tp_event *ev, int preempted,
+			  offcpu_charge_fn charge, void *ctx, struct tephra_error *err)
+{
+	const struct tp_field *pp = tp_event_field(ev, "prev_pid");
+	const struct tp_field *ps = tp_event_field(ev, "prev_state");
+	const struct tp_field *np = tp_event_field(ev, "next_pid");
+	if (!pp || !ps || !np) {
+		tephra_error_set(err, "%s: its format has no %s field", ev->full_name,
+				 !pp ? "prev_pid" : !ps ? "prev_state" : "next_pid");
+		return NULL;
+	}
+	struct offcpu *o = xcalloc(1, sizeof(*o));
+	o->formats = f;
+	o->ev = ev;
+	o->prev_pid = pp;
+	o->prev_state = ps;
+	o->next_pid = np;
+	o->preempted = preempted;
+	o->charge = charge;
+	o->ctx = ctx;
+	hashmap_init(&o->tids);
+	return o;
+}
+
+void offcpu_free(struct offcpu *o)
+{
+	if (!o)
+		return;
+	hashmap_release(&o->tids);
+	free(o->threads);
+	strbuf_release(&o->text);
+	free(o);
+}
+
+/* The name perf script prints for prev_state VALUE: the "prev_state=" word of the
+ * event's print fmt evaluated over RAW; without it, "R" for 0 and the value in hex. */
+static void name_state(struct offcpu *o, uint64_t value, const uint8_t *raw, size_t raw_size,
+		       char *name, size_t size)
+{
+	strbuf_reset(&o->text);
+	tp_print_sample(o->formats, o->ev, raw, raw_size, NULL, &o->text);
+	const char *p = o->ev->print_ok && o->text.buf ? strstr(o->text.buf, "prev_state=") : NULL;
+	if (p) {
+		p += strlen("prev_state=");
+		size_t len = strcspn(p, " ");
+		if (len && len < size) {
+			memcpy(name, p, len);
+			name[len] = 0;
+			return;
+		}
+	}
+	if (!value)
+		snprintf(name, size, "R");
+	else
+		snprintf(name, size, "0x%llx", (unsigned long long)value);
+}
+
+static unsigned state_of(struct offcpu *o, uint64_t value, const uint8_t *raw, size_t raw_size)
+{
+	for (unsigned i = 0; i < o->nr_states; i++)
+		if (o->state_values[i] == value)
+			return i;
+	if (o->nr_states == MAX_STATES)
+		return MAX_STATES - 1;
+	unsigned i = o->nr_states++;
+	o->state_values[i] = value;
+	name_state(o, value, raw, raw_size, o->state_names[i], sizeof(o->state_names[i]));
+	char c = o->state_names[i][0];
+	/* R, R+: runnable (preempted); X, Z: dead, it never runs again */
+	o->state_charged[i] = c == 'R' ? o->preempted : c != 'X' && c != 'Z';
+	return i;
+}
+
+int offcpu_decode(struct offcpu *o, const uint8_t *raw, size_t raw_size, struct offcpu_switch *sw)
+{
+	uint64_t prev, next, state;
+	if (tp_field_u64(o->prev_pid, raw, raw_size, &prev) ||
+	    tp_field_u64(o->next_pid, raw, raw_size, &next) ||
+	    tp_field_u64(o->prev_state, raw, raw_size, &state))
+		return -1;
+	sw->prev_tid = (int32_t)prev;
+	sw->next_tid = (int32_t)next;
+	sw->state = state_of(o, state, raw, raw_size);
+	sw->charged = o->state_charged[sw->state];
+	return 0;
+}
+
+static struct offcpu_thread *thread_of(struct offcpu *o, int32_t tid, int create)
+{
+	if (!create) {
+		int64_t i = hashmap_find_u64(&o->tids, (uint64_t)(uint32_t)tid);
+		return i < 0 ? NULL : &o->threads[i];
+	}
+	int created;
+	size_t i = hashmap_intern_u64(&o->tids, (uint64_t)(uint32_t)tid, &created);
+	if (i >= o->cap_threads) {
+		o->cap_threads = o->cap_threads ? 2 * o->cap_threads : 256;
+		o->threads = xrealloc(o->threads, o->cap_threads * sizeof(*o->threads));
+	}
+	if (created)
+		memset(&o->threads[i], 0, sizeof(o->threads[i]));
+	return &o->threads[i];
+}
+
+static void end_interval(struct offcpu *o, struct offcpu_thread *t, uint64_t time)
+{
+	uint64_t ns = 0;
+	if (time < t->out_time)
+		o->counts.backwards++;
+	else
+		ns = time - t->out_time;
+	t->off = 0;
+	o->counts.intervals++;
+	o->charge(o->ctx, t->stack, t->state, ns);
+}
+
+void offcpu_seen(struct offcpu *o, uint64_t time)
+{
+	if (time > o->last_time)
+		o->last_time = time;
+}
+
+void offcpu_switch_in(struct offcpu *o, int32_t tid, uint64_t time)
+{
+	offcpu_seen(o, time);
+	struct offcpu_thread *t = thread_of(o, tid, 0);
+	if (t && t->off)
+		end_interval(o, t, time);
+}
+
+void offcpu_sample(struct offcpu *o, int32_t tid, uint64_t time)
+{
+	offcpu_seen(o, time);
+	struct offcpu_thread *t = thread_of(o, tid, 0);
+	if (t && t->off) {
+		o->counts.by_sample++;
+		end_interval(o, t, time);
+	}
+}
+
+void offcpu_switch(struct offcpu *o, const struct offcpu_switch *sw, uint64_t time, uint64_t stack)
+{
+	/* a switch-out of a thread still off: it ran in between, unseen */
+	offcpu_sample(o, sw->prev_tid, time);
+	if (sw->charged) {
+		struct offcpu_thread *t = thread_of(o, sw->prev_tid, 1);
+		t->off = 1;
+		t->out_time = time;
+		t->stack = stack;
+		t->state = sw->state;
+	} else {
+		o->counts.skipped++;
+	}
+	offcpu_switch_in(o, sw->next_tid, time);
+}
+
+void offcpu_finish(struct offcpu *o)
+{
+	for (size_t i = 0; i < hashmap_count(&o->tids); i++) {
+		struct offcpu_thread *t = &o->threads[i];
+		if (!t->off)
+			continue;
+		o->counts.at_end++;
+		end_interval(o, t, o->last_time);
+	}
+}
+
+const char *offcpu_state_name(const struct offcpu *o, unsigned state)
+{
+	return state < o->nr_states ? o->state_names[state] : "?";
+}
+
+const struct offcpu_counts *offcpu_counts(const struct offcpu *o)
+{
+	return &o->counts;
+}

@@ -1,0 +1,82 @@
+/* fold_run.h - the state of one fold (perf_fold.c), shared with its off-CPU part
+ * (perf_fold_offcpu.c).  Private to src/perffold/. */
+#ifndef TEPHRA_PERFFOLD_FOLD_RUN_H
+#define TEPHRA_PERFFOLD_FOLD_RUN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/hashmap.h"
+#include "base/strbuf.h"
+#include "perffold/fold_roots.h"
+#include "perffold/perf_fold.h"
+#include "session/perf_session.h"
+
+struct offcpu;
+
+struct fold_run {
+	const struct perf_fold_options *o;
+	size_t max_stack;
+	struct frame *frames;
+	uint64_t *key;           /* raw key: [root id, maps versions, kind, nr, addresses...] */
+	uint64_t *addr_key;      /* resolved: [(obj id + 1, addr) per frame, outermost first] */
+	int have_event;          /* the event to fold is decided */
+	size_t event_index;
+	struct fold_roots roots;
+	uint64_t root;           /* the current sample's root id */
+	struct hashmap stacks;   /* raw key → summed weight */
+	uint32_t *stack_ids;     /* per raw key: offset of its folded frame ids in frame_ids */
+	uint32_t *stack_lens;    /* ... and their number */
+	uint32_t *stack_class;   /* ... and their stack_quality class (when quality;
+				  * CLASS_PENDING while the stack waits to be named) */
+	uint64_t *stack_samples; /* ... and, while CLASS_PENDING, its samples so far */
+	uint64_t *stack_count;   /* ... and its samples (when o->samples or o->export) */
+	struct stack_quality *quality; /* NULL: not reported */
+	size_t cap_stacks;
+	struct hashmap names;    /* {obj id + 1, addr, java} → index into name_frames */
+	uint32_t *name_frames;   /* per name: offset into frame_ids */
+	uint32_t *name_counts;
+	struct printed_frame *name_printed; /* per name: how perf script prints the frame
+					     * (for the quality block) */
+	uint32_t *key_names;     /* per frame of the stack being named: its name */
+	struct printed_frame *printed; /* ... and how it prints, callee first */
+	uint32_t *frame_ids;     /* fold_table frame ids, concatenated */
+	size_t nr_frame_ids, cap_frame_ids, cap_names;
+	uint32_t *root_frames;   /* per root id: its fold_table frame id */
+	size_t cap_roots;
+	struct fold_table *table;
+	struct perf_session *session;
+	struct strbuf sb, text;
+	size_t cap_chain;
+	/* perf_foreach_stack */
+	const struct stack_sink *sink;
+	const char **cb_frames;
+	size_t cap_cb_frames;
+	uint32_t *cb_ids;
+	size_t cap_cb_ids;
+	/* perf_fold_file names (and classifies, for the quality block) new stacks later
+	 * while symbols are still being loaded on other threads (symbol_store_loading:
+	 * the kernel's, and the objects and inline chains of new frames it hands to the
+	 * store's worker), so that reading records overlaps that: per pending stack, in
+	 * creation order, [stack index, root, n, then its addr_key's 2n words]. */
+	int defer_names;
+	int demangle_full;       /* default names: symbols are read mangled and demangled
+				  * here with their parameter lists */
+	uint64_t *prefetched;    /* prefetch_objects' filter (PREFETCH_FILTER tags) */
+	uint64_t *pending;
+	size_t nr_pending, cap_pending;   /* in words */
+	/* o->export: per stack its sample count; the roots told to the sink so far */
+	uint32_t threads_told;
+	/* o->off_cpu / o->wall: the switch tracker and the sched_switch event's index */
+	struct offcpu *offcpu;
+	size_t switch_index;
+	uint64_t switch_undecoded;   /* sched_switch samples whose fields did not read */
+	uint32_t *stack_state;       /* per raw key: 1 + its off-CPU state (o->wall), 0: on-CPU */
+	uint32_t cur_state;          /* ... of the sample being keyed */
+};
+
+/* The raw-key entry of a sample to fold into *I (named when new); 0 when the sample is
+ * not folded (another event, a dropped root). */
+int fold_run_stack_of(struct fold_run *r, const struct perf_session_sample *ps, size_t *i);
+
+#endif

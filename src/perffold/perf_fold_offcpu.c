@@ -1,0 +1,129 @@
+/* perf_fold_offcpu.c - off-CPU and wall-clock folds (see perf_fold_offcpu.h). */
+#include "perffold/perf_fold_offcpu.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "offcpu/offcpu.h"
+#include "tracepoint/trace_format.h"
+
+#define PERF_ATTR_TYPE_SOFTWARE 1 /* config 0 cpu-clock, 1 task-clock: periods in ns */
+
+uint32_t perf_fold_offcpu_leaf(struct fold_run *r, unsigned state)
+{
+	char name[48];
+	int len = snprintf(name, sizeof(name), "[off-cpu: %s]", offcpu_state_name(r->offcpu, state));
+	return fold_table_frame(r->table, name, (size_t)len);
+}
+
+static void charge(void *ctx, uint64_t stack, unsigned state, uint64_t ns)
+{
+	struct fold_run *r = ctx;
+	(void)state; /* --wall keyed the stack by it already */
+	hashmap_entry(&r->stacks, (size_t)stack)->value += ns;
+	if (r->stack_count)
+		r->stack_count[stack]++;
+}
+
+static void on_record(void *arg, const struct perf_event *ev)
+{
+	struct fold_run *r = arg;
+	/* a switch-in record is the current thread's (system-wide ones too) */
+	if ((ev->type == PERF_REC_SWITCH || ev->type == PERF_REC_SWITCH_CPU_WIDE) &&
+	    !(ev->misc & PERF_MISC_SWITCH_OUT))
+		offcpu_switch_in(r->offcpu, (int32_t)ev->sid.tid, ev->sid.time);
+	else
+		offcpu_seen(r->offcpu, ev->sid.time);
+}
+
+int perf_fold_offcpu_start(struct fold_run *r, struct perf_session *s,
+			   struct sample_filter *run, struct tephra_error *err)
+{
+	const struct perf_fold_options *o = r->o;
+	const struct perf_event_desc *sw = NULL;
+	int clock = 0;
+	for (size_t i = 0; i < perf_reader_nr_events(s->reader); i++) {
+		const struct perf_event_desc *d = perf_reader_event(s->reader, i);
+		if (!sw && d->tp && !strcmp(d->tp->full_name, "sched:sched_switch")) {
+			sw = d;
+			r->switch_index = i;
+		}
+		if (d->attr.type == PERF_ATTR_TYPE_SOFTWARE && d->attr.config <= 1)
+			clock = 1;
+	}
+	if (!sw) {
+		tephra_error_set(err, "%s: no sched:sched_switch event in the recording: record "
+				 "with `tephra record --off-cpu` (docs/offcpu.md)", s->path);
+		return -1;
+	}
+	if (o->wall && !clock) {
+		tephra_error_set(err, "%s: --wall needs on-CPU samples of cpu-clock or task-clock "
+				 "(periods in nanoseconds): record with `tephra record --off-cpu`",
+				 s->path);
+		return -1;
+	}
+	r->offcpu = offcpu_new(perf_reader_tracepoints(s->reader), sw->tp, o->off_cpu_preempted,
+			       charge, r, err);
+	if (!r->offcpu)
+		return -1;
+	s->on_record = on_record;
+	s->record_arg = r;
+	memset(run, 0, sizeof(*run));
+	run->max_stack = o->filter.max_stack;
+	run->time = o->filter.time; /* --time: switch-outs and samples in the slice */
+	return 0;
+}
+
+int perf_fold_offcpu_sample(struct fold_run *r, const struct perf_session_sample *ps,
+			    int (*fold_on_cpu)(void *arg, struct perf_session *s,
+					       const struct perf_session_sample *ps),
+			    struct perf_session *s)
+{
+	const struct perf_sample *smp = ps->sample;
+	int kept = sample_filter_keeps(&r->o->filter, ps->thread);
+	if (ps->event_index != r->switch_index) {
+		offcpu_sample(r->offcpu, (int32_t)smp->tid, smp->time);
+		const struct perf_event_desc *d = ps->desc;
+		/* --wall: on-CPU time is what the clock events sampled */
+		if (r->o->wall && kept && d && d->attr.type == PERF_ATTR_TYPE_SOFTWARE &&
+		    d->attr.config <= 1)
+			return fold_on_cpu(r, s, ps);
+		return 0;
+	}
+	struct offcpu_switch sw;
+	if (offcpu_decode(r->offcpu, smp->raw, smp->raw_size, &sw)) {
+		r->switch_undecoded++;
+		offcpu_seen(r->offcpu, smp->time);
+		return 0;
+	}
+	size_t i = 0;
+	if (sw.charged && kept) {
+		r->cur_state = r->o->wall ? sw.state + 1 : 0;
+		sw.charged = fold_run_stack_of(r, ps, &i);
+		r->cur_state = 0;
+	} else {
+		sw.charged = 0;
+	}
+	offcpu_switch(r->offcpu, &sw, smp->time, i);
+	return 0;
+}
+
+void perf_fold_offcpu_finish(struct fold_run *r)
+{
+	const struct tephra_report *rep = r->o->report;
+	offcpu_finish(r->offcpu);
+	const struct offcpu_counts *c = offcpu_counts(r->offcpu);
+	if (c->at_end)
+		tephra_warn(rep, "%llu thread(s) still off the CPU at the end of the recording: "
+			    "charged up to its end", (unsigned long long)c->at_end);
+	if (c->by_sample)
+		tephra_warn(rep, "%llu off-CPU interval(s) without a switch-in: ended at the "
+			    "thread's next sample (record context switches: perf record "
+			    "--switch-events)", (unsigned long long)c->by_sample);
+	if (c->backwards)
+		tephra_warn(rep, "%llu switch-in(s) earlier than their switch-out (time ran "
+			    "backwards): charged 0 ns", (unsigned long long)c->backwards);
+	if (r->switch_undecoded)
+		tephra_warn(rep, "%llu sched_switch sample(s) too short for their fields: skipped",
+			    (unsigned long long)r->switch_undecoded);
+}

@@ -1,0 +1,89 @@
+#!/usr/bin/env python3
+"""oracle.py MODE MARKERS < perf-script-text: the off-CPU (or wall) nanoseconds per
+marker function, worked out from what `perf script` prints of a recording, as the
+off-CPU and wall tests' oracle.
+
+The text is `perf script --ns --show-switch-events --show-task-events
+--show-mmap-events -F comm,tid,time,event,trace,period,ip,sym`.  A sched_switch whose
+prev_state (as perf prints it) is charged opens an interval for prev_pid at its time,
+with the stack printed under it; the thread's next "PERF_RECORD_SWITCH IN", or a
+sched_switch naming it as next_pid, closes it; intervals still open are closed at the
+last time printed.  MODE: offcpu (blocked states: not R, R+, X, Z), offcpu-preempted
+(also R, R+), wall (offcpu plus each cpu-clock sample's period), wall-preempted.
+A stack's marker is its innermost frame named in MARKERS (comma-separated), else
+"other".  Prints "marker ns" lines, sorted, and "at_end N"."""
+import re
+import sys
+
+mode = sys.argv[1]
+markers = set(sys.argv[2].split(","))
+preempted = mode.endswith("-preempted")
+wall = mode.startswith("wall")
+
+head = re.compile(r"^\s*(.*?)\s+(-?\d+)\s+(\d+)\.(\d+):\s+(.*)$")
+totals = {}
+pending = {}  # tid -> (out time, marker)
+last = 0
+at_end = 0
+
+
+def add(marker, ns):
+    totals[marker] = totals.get(marker, 0) + ns
+
+
+def close(tid, t):
+    p = pending.pop(tid, None)
+    if p is not None:
+        add(p[1], t - p[0])
+
+
+lines = sys.stdin.read().split("\n")
+i = 0
+while i < len(lines):
+    m = head.match(lines[i])
+    i += 1
+    if not m:
+        continue
+    tid = int(m.group(2))
+    t = int(m.group(3)) * 1000000000 + int(m.group(4).ljust(9, "0"))
+    rest = m.group(5)
+    last = max(last, t)
+    stack = []
+    while i < len(lines) and lines[i].startswith("\t"):
+        parts = lines[i].split()
+        if len(parts) >= 2:
+            stack.append(parts[1].split("+")[0])
+        i += 1
+    marker = next((f for f in stack if f in markers), "other")
+    if rest.startswith("PERF_RECORD_SWITCH IN") or rest.startswith("PERF_RECORD_SWITCH_CPU_WIDE IN"):
+        close(tid, t)
+        continue
+    if "sched:sched_switch:" in rest:
+        f = dict(re.findall(r"(\w+)=(\S+)", rest.split("==>")[0]))
+        nxt = int(re.search(r"next_pid=(-?\d+)", rest).group(1))
+        prev = int(f["prev_pid"])
+        close(prev, t)  # a thread switched out again ran in between
+        st = f["prev_state"]
+        if st[0] == "R":
+            charged = preempted
+        else:
+            charged = st[0] not in "XZ"
+        if charged:
+            pending[prev] = (t, marker)
+        close(nxt, t)
+        continue
+    pm = re.match(r"^\s*(\d+)\s+cpu-clock", rest)
+    if pm:
+        close(tid, t)
+        if wall:
+            add(marker, int(pm.group(1)))
+        continue
+    if "sched:" not in rest and not rest.startswith("PERF_RECORD"):
+        close(tid, t)
+
+for tid in list(pending):
+    at_end += 1
+    close(tid, last)
+for k in sorted(totals):
+    print(k, totals[k])
+print("at_end", at_end)
