@@ -1,0 +1,191 @@
+/* perf_input.c - where the reader's bytes come from: a regular file mapped whole (its
+ * pages mapped ahead on a second thread when it is big), or a pipe, streamed when it
+ * carries pipe mode and read whole when it carries a file-mode perf.data (whose header
+ * points at its end).  The reader (perf_reader.c) cuts these bytes into records. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "base/xalloc.h"
+#include "perfdata/page_prefetch.h"
+#include "perfdata/perf_bytes.h"
+#include "perfdata/perf_reader_internal.h"
+
+int perf_input_fill(struct perf_reader *r, size_t need, struct tephra_error *err)
+{
+	while (r->sbuf_end - r->sbuf_start < need && !r->stream_eof) {
+		ssize_t n;
+
+		if (r->sbuf_start && r->sbuf_cap - r->sbuf_start < need) {
+			memmove(r->sbuf, r->sbuf + r->sbuf_start, r->sbuf_end - r->sbuf_start);
+			r->sbuf_end -= r->sbuf_start;
+			r->sbuf_start = 0;
+		}
+		if (r->sbuf_cap - r->sbuf_end < 65536 || r->sbuf_cap - r->sbuf_start < need) {
+			r->sbuf_cap = r->sbuf_cap ? r->sbuf_cap * 2 : 4 * 65536;
+			r->sbuf = xrealloc(r->sbuf, r->sbuf_cap);
+		}
+		n = read(r->fd, r->sbuf + r->sbuf_end, r->sbuf_cap - r->sbuf_end);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			tephra_error_at(err, r->path, (int64_t)(r->stream_off + r->sbuf_end -
+				r->sbuf_start), "read error: %s", strerror(errno));
+			return -1;
+		}
+		if (n == 0)
+			r->stream_eof = 1;
+		r->sbuf_end += (size_t)n;
+	}
+	return 0;
+}
+
+void perf_input_consume(struct perf_reader *r, size_t n)
+{
+	r->sbuf_start += n;
+	r->stream_off += n;
+}
+
+static int slurp(int fd, uint8_t **out, size_t *len, const char *path, struct tephra_error *err)
+{
+	size_t cap = 1 << 20, n = 0;
+	uint8_t *buf = xmalloc(cap);
+
+	for (;;) {
+		ssize_t k;
+
+		if (n == cap) {
+			cap *= 2;
+			buf = xrealloc(buf, cap);
+		}
+		k = read(fd, buf + n, cap - n);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0) {
+			tephra_error_at(err, path, (int64_t)n, "read error: %s", strerror(errno));
+			free(buf);
+			return -1;
+		}
+		if (k == 0)
+			break;
+		n += (size_t)k;
+	}
+	*out = buf;
+	*len = n;
+	return 0;
+}
+
+int perf_input_peek_type(struct perf_reader *r, uint32_t *type, struct tephra_error *err)
+{
+	if (r->input == PERF_INPUT_MAPPED) {
+		if (r->end - r->pos < 8)
+			return 0;
+		*type = pb_u32(r->map + r->pos);
+		return 1;
+	}
+	if (perf_input_fill(r, 8, err))
+		return -1;
+	if (r->sbuf_end - r->sbuf_start < 8)
+		return 0;
+	*type = pb_u32(r->sbuf + r->sbuf_start);
+	return 1;
+}
+
+int perf_input_check_magic(struct perf_reader *r, const uint8_t *h, struct tephra_error *err)
+{
+	if (pb_u64(h) == 0x50455246494c4532ULL) {
+		tephra_error_at(err, r->path, 0, "perf.data written on a machine of the other "
+				"endianness (byte-swapped magic); tephra reads only native-endian files");
+		return -1;
+	}
+	if (pb_u64(h) != 0x32454c4946524550ULL) {
+		tephra_error_at(err, r->path, 0, "not a perf.data file (magic is not PERFILE2)");
+		return -1;
+	}
+	return 0;
+}
+
+int perf_input_open(struct perf_reader *r, struct tephra_error *err)
+{
+	struct stat st;
+
+	if (fstat(r->fd, &st)) {
+		tephra_error_at(err, r->path, -1, "cannot stat: %s", strerror(errno));
+		return -1;
+	}
+	if (S_ISREG(st.st_mode)) {
+		void *m;
+
+		if (st.st_size == 0) {
+			tephra_error_at(err, r->path, 0, "empty file");
+			return -1;
+		}
+		m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, r->fd, 0);
+		if (m == MAP_FAILED) {
+			tephra_error_at(err, r->path, -1, "cannot map: %s", strerror(errno));
+			return -1;
+		}
+		madvise(m, (size_t)st.st_size, MADV_SEQUENTIAL);
+		r->map = m;
+		r->map_size = (size_t)st.st_size;
+		r->map_is_mmap = 1;
+		/* big files: their pages are mapped ahead on a second thread */
+		if (r->map_size > 2 * PERF_RELEASE_STEP) {
+			r->pages = page_prefetch_start(r->map, r->map_size);
+			page_prefetch_upto(r->pages, 0, 2 * PERF_RELEASE_STEP);
+		}
+		r->input = PERF_INPUT_MAPPED;
+		return 0;
+	}
+	/* A pipe: pipe mode is streamed; a file-mode perf.data has to be read whole
+	 * because its header points at the end. */
+	r->input = PERF_INPUT_STREAM;
+	if (perf_input_fill(r, PERF_PIPE_HEADER_SIZE, err))
+		return -1;
+	if (r->sbuf_end < PERF_PIPE_HEADER_SIZE) {
+		tephra_error_at(err, r->path, 0, "input of %zu bytes is too short for a perf.data "
+				"header", r->sbuf_end);
+		return -1;
+	}
+	if (perf_input_check_magic(r, r->sbuf, err))
+		return -1;
+	if (pb_u64(r->sbuf + 8) != PERF_PIPE_HEADER_SIZE) {
+		uint8_t *rest, *all;
+		size_t rest_len, have = r->sbuf_end;
+
+		if (slurp(r->fd, &rest, &rest_len, r->path, err))
+			return -1;
+		all = xmalloc(have + rest_len);
+		memcpy(all, r->sbuf, have);
+		memcpy(all + have, rest, rest_len);
+		free(rest);
+		free(r->sbuf);
+		r->sbuf = NULL;
+		r->sbuf_start = r->sbuf_end = r->sbuf_cap = 0;
+		r->map = all;
+		r->map_size = have + rest_len;
+		r->input = PERF_INPUT_MAPPED;
+	}
+	return 0;
+}
+
+/* Maps the pages of the next PERF_RELEASE_STEP bytes in one call: a page fault per 64 KB
+ * (the kernel's fault-around) costs more than populating the page tables in a batch.
+ * Kernels before 5.14 refuse MADV_POPULATE_READ, which only loses the gain. */
+void perf_input_prefault(struct perf_reader *r)
+{
+#ifdef MADV_POPULATE_READ
+	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
+	uint64_t from = r->pos - r->pos % page, to = r->release_next + page;
+
+	if (to > r->map_size)
+		to = r->map_size;
+	if (to > from)
+		madvise((void *)(r->map + from), (size_t)(to - from), MADV_POPULATE_READ);
+#else
+	(void)r;
+#endif
+}
