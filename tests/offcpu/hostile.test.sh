@@ -6,12 +6,7 @@
 # sched_switch samples (switch records alone) refused clearly; the same file cut short
 # (no crash, the ASan build too).  Time running backwards and the rest are in
 # tests/unit/offcpu_switches.c (a real recording cannot have them).
-. "$TOP/tests/perf/lib.sh"
-need_perf
-build_workloads
-cd "$TEST_TMP" || exit 1
-perf list tracepoint 2>/dev/null | grep -q 'sched:sched_switch' ||
-	skip "no sched:sched_switch tracepoint here (tracefs not mounted?)"
+. "$TOP/tests/offcpu/lib.sh"
 script() {
 	perf script -i "$1" --ns --show-switch-events --show-task-events --show-mmap-events \
 		-F comm,tid,time,event,trace,period,ip,sym 2>/dev/null

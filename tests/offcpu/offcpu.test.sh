@@ -7,12 +7,7 @@
 # what the workload guarantees whatever the load: each wait lasts at least what it
 # asked for, the wall profile of the main thread adds up to its lifetime, and its
 # CPU profile is the spin.
-. "$TOP/tests/perf/lib.sh"
-need_perf
-build_workloads
-cd "$TEST_TMP" || exit 1
-perf list tracepoint 2>/dev/null | grep -q 'sched:sched_switch' ||
-	skip "no sched:sched_switch tracepoint here (tracefs not mounted?)"
+. "$TOP/tests/offcpu/lib.sh"
 
 M=wait_sleep,wait_pipe,wait_mutex,spin,pipe_writer,mutex_holder
 record oc.data -e sched:sched_switch -e cpu-clock --switch-events --call-graph dwarf -- "$WL/offcpu"

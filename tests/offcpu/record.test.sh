@@ -5,12 +5,7 @@
 # numbers are tephra fold's (--folded), the waits drawn under a blue "[off-cpu: S]"
 # leaf, times in ms; --off-cpu's graph is blue.  As an unprivileged user (perf_event_paranoid
 # above -1) it stops before running anything, saying what it needs.
-. "$TOP/tests/perf/lib.sh"
-need_perf
-build_workloads
-cd "$TEST_TMP" || exit 1
-perf list tracepoint 2>/dev/null | grep -q 'sched:sched_switch' ||
-	skip "no sched:sched_switch tracepoint here (tracefs not mounted?)"
+. "$TOP/tests/offcpu/lib.sh"
 
 "$TEPHRA" record --wall -d w.data -o w.svg --folded w.folded -- "$WL/offcpu" >record.out 2>record.err ||
 	{ fail "tephra record --wall failed: $(tail -n 3 record.err)"; exit 1; }
