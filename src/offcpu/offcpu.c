@@ -18,6 +18,9 @@ struct offcpu_thread {
 	uint64_t stack;
 	unsigned state;
 	int off;          /* switched out and not seen running since */
+	int sampled_out;  /* a sched_switch sample took it off the CPU, no switch-out record yet */
+	int unsampled;    /* off the CPU by a switch-out record that had no sample */
+	uint64_t unsampled_time;
 };
 
 struct offcpu {
@@ -165,8 +168,33 @@ void offcpu_switch_in(struct offcpu *o, int32_t tid, uint64_t time)
 {
 	offcpu_seen(o, time);
 	struct offcpu_thread *t = thread_of(o, tid, 0);
-	if (t && t->off)
+	if (!t)
+		return;
+	if (t->off)
 		end_interval(o, t, time);
+	if (t->unsampled) {
+		t->unsampled = 0;
+		if (time > t->unsampled_time)
+			o->counts.unsampled_ns += time - t->unsampled_time;
+	}
+	t->sampled_out = 0;
+}
+
+void offcpu_switch_out(struct offcpu *o, int32_t tid, uint64_t time, int preempt)
+{
+	offcpu_seen(o, time);
+	struct offcpu_thread *t = thread_of(o, tid, 1);
+	if (t->sampled_out) {
+		t->sampled_out = 0;
+		return;
+	}
+	/* The kernel wrote the switch record but not the sched_switch sample (seen under
+	 * load): the thread's wait has no stack.  Counted, so the loss is said. */
+	if (preempt && !o->preempted)
+		return;
+	o->counts.unsampled++;
+	t->unsampled = 1;
+	t->unsampled_time = time;
 }
 
 void offcpu_sample(struct offcpu *o, int32_t tid, uint64_t time)
@@ -183,6 +211,7 @@ void offcpu_switch(struct offcpu *o, const struct offcpu_switch *sw, uint64_t ti
 {
 	/* a switch-out of a thread still off: it ran in between, unseen */
 	offcpu_sample(o, sw->prev_tid, time);
+	thread_of(o, sw->prev_tid, 1)->sampled_out = 1;
 	if (sw->charged) {
 		struct offcpu_thread *t = thread_of(o, sw->prev_tid, 1);
 		t->off = 1;

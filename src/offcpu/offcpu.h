@@ -29,6 +29,8 @@ struct offcpu_counts {
 	uint64_t by_sample;    /* ... ended by the thread's next sample, no switch-in seen */
 	uint64_t backwards;    /* switch-ins earlier than their switch-out (charged 0) */
 	uint64_t skipped;      /* switch-outs in a state not charged (R, R+, X, Z) */
+	uint64_t unsampled;    /* switch-out records with no sched_switch sample before them */
+	uint64_t unsampled_ns; /* ... the time those threads were off the CPU (not charged) */
 };
 
 struct offcpu;
@@ -54,6 +56,11 @@ void offcpu_switch(struct offcpu *o, const struct offcpu_switch *sw, uint64_t ti
 		   uint64_t stack);
 /* TID runs from TIME on (a switch-in record). */
 void offcpu_switch_in(struct offcpu *o, int32_t tid, uint64_t time);
+/* A switch-out record of TID at TIME (PREEMPT: the kernel says it was preempted).
+ * After the sched_switch sample of the same switch it changes nothing; without one
+ * (the kernel did not write it) the time until the switch-in is counted as unsampled,
+ * blocked switches only unless preempted time is charged. */
+void offcpu_switch_out(struct offcpu *o, int32_t tid, uint64_t time, int preempt);
 /* A sample of TID at TIME (it runs): ends its interval when no switch-in did. */
 void offcpu_sample(struct offcpu *o, int32_t tid, uint64_t time);
 /* A record at TIME: the recording lasts at least until then. */

@@ -76,6 +76,7 @@ enum perf_record_type {
 #define PERF_MISC_MMAP_BUILD_ID (1 << 14)
 #define PERF_MISC_COMM_EXEC (1 << 13)
 #define PERF_MISC_SWITCH_OUT (1 << 13) /* SWITCH records: out, not in */
+#define PERF_MISC_SWITCH_OUT_PREEMPT (1 << 14) /* ... out, and the task was preempted */
 #define PERF_MISC_BUILD_ID_SIZE (1 << 15) /* in BUILD_ID feature records */
 
 /* sample_type bits, in the kernel's order of fields inside a sample record */

@@ -32,6 +32,9 @@ static void on_record(void *arg, const struct perf_event *ev)
 	if ((ev->type == PERF_REC_SWITCH || ev->type == PERF_REC_SWITCH_CPU_WIDE) &&
 	    !(ev->misc & PERF_MISC_SWITCH_OUT))
 		offcpu_switch_in(r->offcpu, (int32_t)ev->sid.tid, ev->sid.time);
+	else if (ev->type == PERF_REC_SWITCH || ev->type == PERF_REC_SWITCH_CPU_WIDE)
+		offcpu_switch_out(r->offcpu, (int32_t)ev->sid.tid, ev->sid.time,
+				  (ev->misc & PERF_MISC_SWITCH_OUT_PREEMPT) != 0);
 	else
 		offcpu_seen(r->offcpu, ev->sid.time);
 }
@@ -123,6 +126,11 @@ void perf_fold_offcpu_finish(struct fold_run *r)
 	if (c->backwards)
 		tephra_warn(rep, "%llu switch-in(s) earlier than their switch-out (time ran "
 			    "backwards): charged 0 ns", (unsigned long long)c->backwards);
+	if (c->unsampled)
+		tephra_warn(rep, "%llu switch-out(s) without a sched_switch sample (the kernel wrote "
+			    "the context-switch record, not the sample): %.1f ms off the CPU have no "
+			    "stack and are not in the profile", (unsigned long long)c->unsampled,
+			    (double)c->unsampled_ns / 1e6);
 	if (r->switch_undecoded)
 		tephra_warn(rep, "%llu sched_switch sample(s) too short for their fields: skipped",
 			    (unsigned long long)r->switch_undecoded);

@@ -37,7 +37,13 @@ import re, sys
 fills = re.findall(r'fill="#(..)(..)(..)"', open(sys.argv[1]).read())
 sys.exit(0 if fills and all(int(b, 16) >= max(int(r, 16), int(g, 16)) for r, g, b in fills) else 1)
 PY
-grep -q 'wait_sleep' off.svg || fail "flamegraph --off-cpu: no wait_sleep frame"
+# every wait fold --off-cpu has is drawn (a wait whose sched_switch sample the kernel
+# did not write has no stack anywhere: tests/offcpu/offcpu)
+"$TEPHRA" fold -q --off-cpu w.data | python3 "$TOP/tests/offcpu/by_marker.py" $M >off.got
+awk '$2 > 0 && $1 != "other" { print $1 }' off.got | grep -q . || fail "fold --off-cpu: no wait at all"
+for f in $(awk '$2 > 0 && $1 != "other" { print $1 }' off.got); do
+	grep -q "<title>$f " off.svg || fail "flamegraph --off-cpu: no $f frame, which fold --off-cpu has"
+done
 
 # unprivileged: refused before perf runs, saying what it needs
 paranoid=$(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null || echo 2)

@@ -118,6 +118,20 @@ int main(void)
 	offcpu_seen(o, 8000); /* earlier times do not shorten the recording */
 	offcpu_finish(o);
 	CHECK(offcpu_counts(o)->at_end == 1 && nr_got == 6 && charged_is(5, 14, 2000));
+	/* switch-out records: after their sched_switch sample they change nothing; without
+	 * one (the kernel dropped it) the wait is counted as unsampled up to the switch-in,
+	 * a preempted one only with --preempted */
+	nr_got = 0;
+	switch_at(o, 40, 1, 0, 10000, 15);
+	offcpu_switch_out(o, 40, 10020, 0);
+	offcpu_switch_in(o, 40, 10500);
+	CHECK(nr_got == 1 && charged_is(0, 15, 500) && offcpu_counts(o)->unsampled == 0);
+	offcpu_switch_out(o, 40, 11000, 0);
+	offcpu_switch_in(o, 40, 11300);
+	CHECK(nr_got == 1 && offcpu_counts(o)->unsampled == 1 && offcpu_counts(o)->unsampled_ns == 300);
+	offcpu_switch_out(o, 40, 12000, 1);
+	offcpu_switch_in(o, 40, 12100);
+	CHECK(offcpu_counts(o)->unsampled == 1 && offcpu_counts(o)->unsampled_ns == 300);
 	/* RAW too short for next_pid */
 	uint8_t short_raw[40] = { 0 };
 	CHECK(offcpu_decode(o, short_raw, sizeof(short_raw), &sw) == -1);
