@@ -19,6 +19,12 @@
 
 static char root[64], obj[96];
 
+static void remove_root(void)
+{
+	unlink(obj);
+	rmdir(root);
+}
+
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	(void)argc, (void)argv;
@@ -27,6 +33,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	snprintf(obj, sizeof(obj), "%s/obj", root);
 	if (mkdir(root, 0700) != 0 && errno != EEXIST)
 		abort();
+	atexit(remove_root);
 	return 0;
 }
 

@@ -10,7 +10,7 @@ trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$c"/{perf_reader,perf_pipeline,trace_format,folded,script_text,qemu_log,pc_dump,elf}
 mkdir -p /tmp/tephra-fuzz
 gcc -g -O1 -static -nostdlib -fno-omit-frame-pointer -fasynchronous-unwind-tables \
-	-fno-stack-protector -Wl,--build-id -o fuzz/root/tmp/tephra-fuzz/prog fuzz/seeds/prog.c
+	-fno-stack-protector -Wl,--build-id -Wl,--eh-frame-hdr -o fuzz/root/tmp/tephra-fuzz/prog fuzz/seeds/prog.c
 riscv64-linux-gnu-gcc -static -g -nostdlib -march=rv64gc -mabi=lp64d -o fuzz/root/guest \
 	tests/guests/calls.S
 # the recordings name the program by the path it ran at
