@@ -7,6 +7,9 @@
 # (the per-input time limit is a generous hang detector, not a speed check).
 set -u
 command -v clang >/dev/null 2>&1 || { echo "clang not installed (scripts/install-deps test)"; exit 77; }
+echo 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { (void)d; return (int)n * 0; }' |
+	clang -x c -fsanitize=fuzzer,address,undefined -o "$TEST_TMP/probe" - >/dev/null 2>&1 ||
+	{ echo "clang cannot link libFuzzer (libclang-rt-dev: scripts/install-deps test)"; exit 77; }
 cd "$TOP"
 if ! make --no-print-directory fuzz-build >"$TEST_TMP/build.log" 2>&1; then
 	tail -n 30 "$TEST_TMP/build.log"
