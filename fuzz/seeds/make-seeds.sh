@@ -30,7 +30,6 @@ rec tracepoint -e syscalls:sys_enter_exit_group -e cpu-clock -c 8000000 -g
 perf record -q -c 4000000 -g -o - -- $p 2>/dev/null >"$tmp/pipe"
 cp "$tmp/pipe" "$c/perf_pipeline/pipe"; cp "$tmp/pipe" "$c/perf_reader/pipe"
 # the TRACING_DATA section of the tracepoint recording, alone
-"$top/build/tephra" stat "$tmp/tracepoint" >/dev/null 2>&1 || true
 python3 fuzz/seeds/tracing_data.py "$tmp/tracepoint" "$c/trace_format/tracing_data"
 cp /sys/kernel/tracing/events/sched/sched_switch/format "$c/trace_format/sched_switch.format" 2>/dev/null ||
 	cp /sys/kernel/debug/tracing/events/sched/sched_switch/format "$c/trace_format/sched_switch.format"
