@@ -248,19 +248,42 @@ static struct val eval(struct eval *e, const struct tp_print_node *n)
 	return num(0);
 }
 
-/* One conversion of the format string: SPEC is "%-08lx" etc. (NUL-terminated). */
+/* Widths and precisions above this are cut to it: the recording's format (or a '*' width
+ * from its data) must not make us print gigabytes. */
+#define MAX_FIELD_WIDTH 4096
+
+/* One conversion of the format string: SPEC is "%-08lx" etc. (NUL-terminated).  SPEC
+ * comes from the recording and becomes a printf format: only the conversions of
+ * integers, characters, strings and pointers are passed on (a "%n", or a "%q n" that
+ * reads as one, would make printf write), any other is printed as it is written. */
 static void print_conversion(struct strbuf *out, const char *spec, size_t len, struct val v,
 			     int long_size)
 {
 	char fmt[64], conv = spec[len - 1];
 	size_t k = 0, longs = 0;
 
-	for (size_t i = 0; i + 1 < len && k + 4 < sizeof(fmt); i++) {
-		if (spec[i] == 'l')
+	if (!conv || !strchr("diouxXcsp", conv)) {
+		strbuf_add(out, spec, len);
+		return;
+	}
+	for (size_t i = 0; i + 1 < len && k + 8 < sizeof(fmt); i++) {
+		if (isdigit((unsigned char)spec[i]) && spec[i] != '0') {
+			unsigned long n = 0;
+
+			while (i + 1 < len && isdigit((unsigned char)spec[i])) {
+				if (n <= MAX_FIELD_WIDTH)
+					n = n * 10 + (unsigned long)(spec[i] - '0');
+				i++;
+			}
+			i--;
+			k += (size_t)snprintf(fmt + k, sizeof(fmt) - k, "%lu",
+					      n < MAX_FIELD_WIDTH ? n : MAX_FIELD_WIDTH);
+		} else if (spec[i] == 'l')
 			longs++;
 		else if (spec[i] == 'z' || spec[i] == 'Z')
 			longs = 1;
-		else if (spec[i] != 'L' && spec[i] != 'j' && spec[i] != 't' && spec[i] != 'q')
+		else if (spec[i] == '-' || spec[i] == '+' || spec[i] == ' ' || spec[i] == '#' ||
+			 spec[i] == '0' || spec[i] == '.' || spec[i] == '%')
 			fmt[k++] = spec[i];
 	}
 	if (conv == 's') {

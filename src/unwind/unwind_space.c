@@ -233,10 +233,16 @@ void unwind_space_learn(struct unwind_space *sp, const struct unwind_map *map)
 	struct unwind_module *m;
 	uint64_t bias = 0;
 	int found = 0, own_vdso = -1;
+	/* The kernel maps whole pages (4 KB at least): a map that starts, or maps its file
+	 * from, inside a page was not recorded from a process, and libdw's CFI lookup read
+	 * wild pointers in a module placed by one (found by fuzz_perf_pipeline). */
+	int aligned = !((map->start | map->pgoff) & 0xfff);
 
+	if (!aligned)
+		why = "the map does not start on a page";
 	/* perf's build-id cache holds the very file that was recorded, then the file */
 	debug_paths_list(&sp->paths, DEBUG_PATHS_UNWIND, &obj, &files);
-	for (size_t i = 0; i < files.nr && !found; i++) {
+	for (size_t i = 0; i < files.nr && !found && aligned; i++) {
 		strbuf_reset(&file);
 		strbuf_addstr(&file, files.paths[i]);
 		found = candidate_open(&c, file.buf, map, &why) == 0;
@@ -246,7 +252,7 @@ void unwind_space_learn(struct unwind_space *sp, const struct unwind_map *map)
 	 * own vdso, which is the recorded one when the recording was made under the running
 	 * kernel (a recorded build-id that differs refuses it).  Without its .eh_frame
 	 * libdwfl falls back to frame pointers there and skips the vdso's callers. */
-	if (!found && !strcmp(map->path, "[vdso]")) {
+	if (!found && aligned && !strcmp(map->path, "[vdso]")) {
 		own_vdso = vdso_image_memfd();
 		if (own_vdso >= 0) {
 			strbuf_reset(&file);

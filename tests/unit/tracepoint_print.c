@@ -5,6 +5,7 @@
  * prints D|P|I for 0x400001), __print_flags with unresolved names at 0 and not at 0,
  * __print_symbolic with no match, and malformed formats (no crash, fields kept). */
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "tracepoint/tp_field.h"
@@ -79,6 +80,14 @@ int main(void)
 				  "print fmt: \"x=%d\", REC->x +* (";
 	CHECK(tp_formats_add_text(&f, "s", bad, sizeof(bad) - 1, &err) == 0);
 	print(&f, &f.events[2], (const uint8_t *)"\xff\xff\xff\xff", 4, "[FAILED TO PARSE] x=-1");
+	/* hostile conversions (fuzz_trace_format): "%q n" reads as printf's %n, which writes;
+	 * an unknown conversion prints as written, a huge width is cut to 4096 */
+	static const char conv[] = "name: c\nID: 8\nformat:\n\tfield:int x;\toffset:0;\tsize:4;\tsigned:1;\n"
+				   "print fmt: \"a=%q nb|%99999999999d|%y\", REC->x, REC->x, REC->x";
+	char want[4200];
+	CHECK(tp_formats_add_text(&f, "s", conv, sizeof(conv) - 1, &err) == 0);
+	snprintf(want, sizeof(want), "a=%%q nb|%4096d|%%y", 5);
+	print(&f, &f.events[3], (const uint8_t *)"\5\0\0\0", 4, want);
 	CHECK(tp_formats_add_text(&f, "s", "ID: 3\n", 6, &err) == -1); /* no name */
 	uint8_t blob[4] = { 1, 2, 3, 4 };
 	struct tp_formats g;

@@ -1,20 +1,11 @@
-/* fuzz_reader.c - libFuzzer target for the perf.data reader (not part of `make`).
+/* fuzz_perf_reader.c - libFuzzer target: the perf.data record reader alone.
  *
- *   clang -g -O1 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE -Isrc \
- *       tests/perfdata/fuzz_reader.c src/perfdata/perf_*.c src/base/[a-z]*.c -lzstd -o /tmp/fuzz_reader
- *   /tmp/fuzz_reader -max_total_time=60 CORPUS_DIR   (seed it with small perf.data files)
- *
- * Each input is put in a memfd and read through /proc/self/fd/N like a file; every
- * delivered record's pointers are walked so that a bad bound shows up as an ASan report. */
-#include <stdint.h>
-#include <stdio.h>
+ * Every delivered record's pointers are walked so that a bad bound shows up as an ASan
+ * report.  The whole pipeline on the same input is fuzz_perf_pipeline.c. */
 #include <string.h>
-#include <sys/mman.h>
-#include <unistd.h>
 
+#include "fuzz_common.h"
 #include "perfdata/perf_reader.h"
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -22,15 +13,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct tephra_error err;
 	struct perf_event ev;
 	char path[64];
-	int fd = memfd_create("perfdata", 0);
+	int fd = fuzz_memfd(data, size, path, sizeof(path));
 	volatile uint64_t sink = 0;
 
-	if (fd < 0 || write(fd, data, size) != (ssize_t)size) {
-		if (fd >= 0)
-			close(fd);
+	if (fd < 0)
 		return 0;
-	}
-	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
 	if (perf_reader_open(&r, path, NULL, &err) == 0) {
 		while (perf_reader_next(r, &ev, &err) > 0) {
 			const struct perf_sample *s = &ev.u.sample;

@@ -1,0 +1,71 @@
+/* fuzz_common.h - what the libFuzzer targets of fuzz/ share (see docs/fuzzing.md).
+ *
+ * Readers that take a path get the input through a memfd named /proc/self/fd/N, so no
+ * file is written per run; readers of a FILE * get it through fmemopen.  Warnings are
+ * formatted (their arguments are read, as the CLI would) and dropped. */
+#ifndef TEPHRA_FUZZ_COMMON_H
+#define TEPHRA_FUZZ_COMMON_H
+
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "base/report.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+
+/* The committed files the targets read besides their input (fuzz/root): compiled in,
+ * so a target runs from any directory. */
+#ifndef FUZZ_ROOT
+#define FUZZ_ROOT "fuzz/root"
+#endif
+
+static inline void fuzz_warn(void *ctx, const char *fmt, va_list ap)
+{
+	char buf[512];
+
+	(void)ctx;
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+}
+
+static inline void fuzz_progress(void *ctx, uint64_t done, uint64_t total)
+{
+	(void)ctx, (void)done, (void)total;
+}
+
+static inline void fuzz_progress_end(void *ctx)
+{
+	(void)ctx;
+}
+
+static const struct tephra_report fuzz_report = {
+	.warn = fuzz_warn, .progress = fuzz_progress, .progress_end = fuzz_progress_end,
+};
+
+/* A memfd holding DATA, its name in PATH (size >= 32).  Returns the fd, or -1. */
+static inline int fuzz_memfd(const uint8_t *data, size_t size, char *path, size_t path_size)
+{
+	int fd = memfd_create("fuzz-input", 0);
+
+	if (fd < 0)
+		return -1;
+	if (size && write(fd, data, size) != (ssize_t)size) {
+		close(fd);
+		return -1;
+	}
+	snprintf(path, path_size, "/proc/self/fd/%d", fd);
+	return fd;
+}
+
+/* DATA as a read-only stream (an empty input as an empty stream).  NULL on failure. */
+static inline FILE *fuzz_stream(const uint8_t *data, size_t size)
+{
+	if (size == 0)
+		return fopen("/dev/null", "r");
+	return fmemopen((void *)data, size, "r");
+}
+
+#endif
