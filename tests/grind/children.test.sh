@@ -28,7 +28,10 @@ mkdir -p "$TEST_TMP/lib"
 for f in "$TOP"/build/grind/lib/*; do ln -s "$(readlink -f "$f")" "$TEST_TMP/lib/"; done
 ln -s /usr/libexec/valgrind/lackey-amd64-linux "$TEST_TMP/lib/"
 cd "$TEST_TMP"
-same_env=(env -i PATH="$PATH" LC_ALL=C TEPHRA_GRIND_LIB="$TEST_TMP/lib" VALGRIND_LIB="$TEST_TMP/lib")
+# TMPDIR of this test's own: the per-process directory left behind is looked for there
+# (under /tmp it would be any concurrent grind's, another test's or a user's)
+mkdir -p "$TEST_TMP/tmp" || exit 1
+same_env=(env -i PATH="$PATH" LC_ALL=C TMPDIR="$TEST_TMP/tmp" TEPHRA_GRIND_LIB="$TEST_TMP/lib" VALGRIND_LIB="$TEST_TMP/lib")
 
 # root_totals FOLDED: "ROOT TOTAL" per root frame, sorted.
 root_totals() { awk '{ r = $0; sub(/;.*/, "", r); s[r] += $NF } END { for (r in s) print r, s[r] }' "$1" | sort; }
@@ -52,7 +55,7 @@ others=$(grep -vE '^(spawn|spawnee);' s.folded)
 grep -qE "^tephra grind: $TEST_TMP/s.folded: [0-9]+ instructions counted in 3 processes, [0-9]+ stacks, deepest stack [0-9]+ frames, 0 underflows repaired, [0-9]+ frames seeded$" s.err ||
 	{ cat s.err; fail "no summary line for 3 processes"; }
 grep -q warning s.err && { cat s.err; fail "a warning where every program was followed"; }
-ls /tmp/tephra-grind.* "${TMPDIR:-/tmp}"/tephra-grind.* 2>/dev/null | grep -q . &&
+ls "$TEST_TMP/tmp"/tephra-grind.* 2>/dev/null | grep -q . &&
 	fail "the per-process directory was left behind"
 
 # --- --pid: a root per process; totals against lackey's, per pid.
