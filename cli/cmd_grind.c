@@ -37,7 +37,7 @@ struct grind_args {
 	size_t ntool_opts;
 	int quiet;
 	int no_children;         /* --no-children: exec'd programs are not followed */
-	int with_pid;            /* --pid: roots "comm-PID", also for one process */
+	int with_pid;            /* --pid: roots "comm-PID" instead of "comm" */
 };
 
 static void usage(FILE *f)
@@ -65,9 +65,10 @@ static void usage(FILE *f)
 "      --inline            show inlined functions as frames (name_[i]), from the\n"
 "                          program's DWARF inline info (slower)\n"
 "      --no-children       do not follow the programs PROGRAM execs (a warning\n"
-"                          names them); a forked process writes FILE.PID\n"
-"      --pid               root frames \"comm-PID\" (default: \"comm\", and only when\n"
-"                          more than one process ran)\n"
+"                          names them); a forked process writes FILE.PID; no\n"
+"                          root frames\n"
+"      --pid               root frames \"comm-PID\" (default: \"comm\"; every stack\n"
+"                          starts with its process's root frame)\n"
 "      --valgrind-opt=OPT  pass OPT to valgrind (repeatable)\n"
 "      --valgrind=PATH     the valgrind launcher [valgrind]\n"
 "  -q, --quiet             no summary on stderr\n"
@@ -425,9 +426,9 @@ static int merge_processes(const struct grind_args *a, const char *dir, const ch
 		grind_procs_release(&p);
 		return -1;
 	}
-	/* One process: its stacks as they are; several: a root frame for each. */
-	int roots = p.nimages > 1 || a->with_pid, ret = 0;
-	struct fold_table *all = grind_procs_merge(&p, -1, roots, a->with_pid);
+	/* A root frame per process, also when only one ran (grind_procs.h). */
+	int ret = 0;
+	struct fold_table *all = grind_procs_merge(&p, -1, a->with_pid);
 	char path[PATH_MAX];
 	const char *graph_input = folded_abs;
 	if (strstr(folded_abs, "%p")) {
@@ -437,7 +438,7 @@ static int merge_processes(const struct grind_args *a, const char *dir, const ch
 				seen |= p.images[j].pid == pid;
 			if (seen)
 				continue;
-			struct fold_table *one = grind_procs_merge(&p, pid, roots, a->with_pid);
+			struct fold_table *one = grind_procs_merge(&p, pid, a->with_pid);
 			if (expand_pid(path, sizeof(path), folded_abs, pid) != 0) {
 				fprintf(stderr, "tephra grind: %s: path too long\n", a->folded);
 				ret = -1;

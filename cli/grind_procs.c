@@ -162,7 +162,7 @@ void grind_procs_release(struct grind_procs *p)
 
 struct merge_ctx {
 	struct fold_table *out;
-	struct strbuf *root;   /* "ROOT;" or empty */
+	struct strbuf *root;   /* "ROOT;" */
 	struct strbuf line;
 };
 
@@ -170,15 +170,13 @@ static int merge_line(void *arg, const char *stack, size_t len, uint64_t weight)
 {
 	struct merge_ctx *m = arg;
 	strbuf_reset(&m->line);
-	if (m->root->len)
-		strbuf_add(&m->line, m->root->buf, m->root->len);
+	strbuf_add(&m->line, m->root->buf, m->root->len);
 	strbuf_add(&m->line, stack, len);
 	fold_table_add_text(m->out, m->line.buf, m->line.len, weight);
 	return 0;
 }
 
-struct fold_table *grind_procs_merge(const struct grind_procs *p, int pid, int roots,
-				     int with_pid)
+struct fold_table *grind_procs_merge(const struct grind_procs *p, int pid, int with_pid)
 {
 	struct strbuf root = { 0 };
 	struct merge_ctx m = { .out = fold_table_new(), .root = &root };
@@ -187,11 +185,9 @@ struct fold_table *grind_procs_merge(const struct grind_procs *p, int pid, int r
 		if (pid >= 0 && im->pid != pid)
 			continue;
 		strbuf_reset(&root);
-		if (roots) {
-			fold_name_root(&root, im->comm, (uint32_t)im->pid, (uint32_t)im->pid,
-				       with_pid ? FOLD_ROOT_PID : FOLD_ROOT_COMM);
-			strbuf_addch(&root, ';');
-		}
+		fold_name_root(&root, im->comm, (uint32_t)im->pid, (uint32_t)im->pid,
+			       with_pid ? FOLD_ROOT_PID : FOLD_ROOT_COMM);
+		strbuf_addch(&root, ';');
 		fold_table_each_line(im->stacks, merge_line, &m);
 	}
 	strbuf_release(&root);

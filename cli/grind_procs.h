@@ -39,11 +39,11 @@ struct grind_procs {
 int grind_procs_read(const char *dir, struct grind_procs *p, struct tephra_error *err);
 void grind_procs_release(struct grind_procs *p);
 
-/* A new table of the stacks of every image (PID < 0) or of process PID's images.  With
- * ROOTS each stack starts with its process's root frame: the comm, "comm-PID" with
- * WITH_PID (fold/fold_naming.h's fold_name_root, as `tephra fold --pid` names them). */
-struct fold_table *grind_procs_merge(const struct grind_procs *p, int pid, int roots,
-				     int with_pid);
+/* A new table of the stacks of every image (PID < 0) or of process PID's images, each
+ * stack starting with its process's root frame: the comm, "comm-PID" with WITH_PID
+ * (fold/fold_naming.h's fold_name_root, as `tephra fold --pid` names them), one process
+ * or many alike, so a profile's shape does not depend on whether the program forked. */
+struct fold_table *grind_procs_merge(const struct grind_procs *p, int pid, int with_pid);
 
 /* Removes DIR and the files in it (the tool's files, nothing below). */
 void grind_procs_remove_dir(const char *dir);

@@ -199,7 +199,7 @@ rc=$?
 exec 3<>release
 echo go >&3
 [ $rc = 0 ] || { cat ol.err; fail "outlive: exit status $rc"; }
-has_line ol.folded "main;work 2002"
+has_line ol.folded "outlive;main;work 2002"
 no_match ol.folded 'work 1002$'
 grep -qx 'tephra grind: warning: 1 process started by ./outlive still ran when it ended: not counted' ol.err ||
 	{ cat ol.err; fail "no warning for the process still running"; }

@@ -10,7 +10,7 @@ for t in "$TEPHRA" "$TEPHRA_ASAN"; do
 	[ -x "$t" ] || continue
 	rm -f grind.folded grind.svg
 	"$t" grind ./calls 2>err || { cat err; fail "$t grind ./calls failed"; }
-	has_line grind.folded "main;b;work 4002"
+	has_line grind.folded "calls;main;b;work 4002"
 	grep -q '<svg' grind.svg || fail "no SVG written"
 	grep -q 'work' grind.svg || fail "SVG without the work frame"
 	# One way to draw: the graph is tephra flamegraph's of the folded file.
@@ -28,7 +28,7 @@ for t in "$TEPHRA" "$TEPHRA_ASAN"; do
 		"$t" grind --no-svg -o ce.folded $prog 2>err || { cat err; fail "$t grind $prog failed"; }
 		grep -qE '^tephra grind: .*ce\.folded: [0-9]+ instructions counted' err ||
 			fail "no summary after $prog closed its stderr: $(cat err)"
-		[ "$prog" = ./closestderr ] && has_line ce.folded "main;work 2002"
+		[ "$prog" = ./closestderr ] && has_line ce.folded "closestderr;main;work 2002"
 	done
 
 	# Exit status of the program.
@@ -53,7 +53,7 @@ for t in "$TEPHRA" "$TEPHRA_ASAN"; do
 	mkdir -p emptylib
 	VALGRIND_LIB=$TEST_TMP/emptylib "$t" grind --no-svg -o vl.folded ./calls 2>err ||
 		{ cat err; fail "an inherited VALGRIND_LIB broke the run"; }
-	has_line vl.folded "main;b;work 4002"
+	has_line vl.folded "calls;main;b;work 4002"
 	"$t" grind -o /nonexistent/x.folded ./calls 2>err; [ $? = 1 ] && grep -q '/nonexistent/x.folded: No such file' err ||
 		fail "unwritable output: $(cat err)"
 	TEPHRA_GRIND_LIB=$TEST_TMP/nowhere "$t" grind ./calls 2>err; [ $? = 1 ] && grep -q 'nowhere' err ||

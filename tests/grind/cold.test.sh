@@ -5,11 +5,11 @@ gcc -O2 -g -fno-inline -fno-optimize-sibling-calls -o "$TEST_TMP/cold" "$PROGS/c
 nm "$TEST_TMP/cold" | grep -q ' hot.cold$' || skip "this gcc made no hot.cold"
 cd "$TEST_TMP"
 grind fold.folded -- ./cold
-has_line fold.folded "main;hot;rare;work 2002"
-has_line fold.folded "main;hot;work 6004"
+has_line fold.folded "cold;main;hot;rare;work 2002"
+has_line fold.folded "cold;main;hot;work 6004"
 no_match fold.folded '\.cold'
 grind keep.folded --keep-cold -- ./cold
-has_line keep.folded "main;hot.cold;rare;work 2002"
-has_line keep.folded "main;hot.cold;work 2002"
-has_line keep.folded "main;hot;work 4002"
+has_line keep.folded "cold;main;hot.cold;rare;work 2002"
+has_line keep.folded "cold;main;hot.cold;work 2002"
+has_line keep.folded "cold;main;hot;work 4002"
 [ "$(total fold.folded)" = "$(total keep.folded)" ] || fail "totals differ"

@@ -22,16 +22,16 @@ has_deep() {
 }
 
 grind d.folded --start=off -- ./deepstart 20500 3
-has_deep d.folded "main;" 20501 "bottom;work 2002"
-others=$(grep -vE '^main;' d.folded | cut -c1-100)
+has_deep d.folded "deepstart;main;" 20501 "bottom;work 2002"
+others=$(grep -vE '^deepstart;main;' d.folded | cut -c1-100)
 [ -z "$others" ] || { echo "$others" | head; fail "stacks not rooted at main"; }
 grep -q ', 0 underflows repaired,' d.folded.err || { cat d.folded.err; fail "underflows"; }
 [ "$(wc -l < d.folded)" -le 10 ] || fail "$(wc -l < d.folded) lines, expected a handful"
 grep -q warning d.folded.err && fail "a warning: $(cat d.folded.err)"
 
 grind t.folded --start=off -- ./deepstart 100500 3
-has_deep t.folded "[truncated];" 99998 "bottom;work 2002"
-others=$(grep -vF '[truncated];' t.folded | cut -c1-100)
+has_deep t.folded "deepstart;[truncated];" 99998 "bottom;work 2002"
+others=$(grep -vE '^deepstart;\[truncated\];' t.folded | cut -c1-100)
 [ -z "$others" ] || { echo "$others" | head; fail "stacks not below [truncated]"; }
 grep -qxF 'tephra grind: warning: a stack rebuilt by unwinding was deeper than 100000 frames: its outermost frames are one [truncated] frame' t.folded.err ||
 	{ cat t.folded.err; fail "no warning about the truncated stack"; }

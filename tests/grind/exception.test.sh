@@ -7,13 +7,13 @@ command -v g++ >/dev/null || skip "g++ is not installed"
 g++ $CFLAGS_PROG -o "$TEST_TMP/exception" "$PROGS/exception.cc" || fail "cannot build"
 cd "$TEST_TMP"
 grind ex.folded -- ./exception
-has_line ex.folded "main;g1;g2;g3;work 2002"
-has_line ex.folded "main;work 10004"
+has_line ex.folded "exception;main;g1;g2;g3;work 2002"
+has_line ex.folded "exception;main;work 10004"
 no_match ex.folded '_Unwind_RaiseException;.*work|g3;.*;main'
 
 # Demangled C++ names fold as stackcollapse-perf.pl folds perf's (src/fold's rules).
 g++ $CFLAGS_PROG -o "$TEST_TMP/cxxnames" "$PROGS/cxxnames.cc" || fail "cannot build cxxnames"
 grind names.folded -- ./cxxnames
-has_line names.folded "main;ns::S::run;work 2002"
-has_line names.folded "main;(anonymous namespace)::helper;work 4002"
-has_line names.folded "main;void ns::twice<long>;work 6002"
+has_line names.folded "cxxnames;main;ns::S::run;work 2002"
+has_line names.folded "cxxnames;main;(anonymous namespace)::helper;work 4002"
+has_line names.folded "cxxnames;main;void ns::twice<long>;work 6002"

@@ -6,10 +6,10 @@
 build inline "$PROGS/inline.c"
 cd "$TEST_TMP"
 grind plain.folded -- ./inline
-has_line plain.folded "main;outer;work 2002"
+has_line plain.folded "inline;main;outer;work 2002"
 no_match plain.folded '_\[i\]'
 grind inl.folded --inline -- ./inline
-has_line inl.folded "main;outer;inl_[i];work 2002"
-grep -qE '^main;outer;spin_\[i\] [1-9][0-9]*$' inl.folded || fail "no spin_[i] frame"
-no_match inl.folded '^main;outer;work '
+has_line inl.folded "inline;main;outer;inl_[i];work 2002"
+grep -qE '^inline;main;outer;spin_\[i\] [1-9][0-9]*$' inl.folded || fail "no spin_[i] frame"
+no_match inl.folded '^inline;main;outer;work '
 [ "$(total plain.folded)" = "$(total inl.folded)" ] || fail "totals differ"

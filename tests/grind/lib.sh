@@ -4,7 +4,10 @@
 # assembly so that one call work(N) executes exactly 2N+2 instructions:
 #     mov %rdi,%rcx ; N x (dec %rcx ; jnz) ; ret
 # Expected folded lines for the leaves are therefore worked out by hand from the
-# program; everything else is checked structurally or against lackey's total.
+# program; everything else is checked structurally or against lackey's total.  Every
+# stack of the default mode starts with its process's root frame, the comm (the
+# program's base name, 15 bytes at most): "calls;main;a;work 2002"; with
+# --no-children the tool's own file has none ("main;a;work 2002").
 set -u
 : "${TOP:?}" "${TEPHRA:?}" "${TEST_TMP:?}"
 PROGS=$TOP/tests/grind/progs

@@ -5,6 +5,6 @@
 build longjmp "$PROGS/longjmp.c"
 cd "$TEST_TMP"
 grind lj.folded -- ./longjmp
-has_line lj.folded "main;f1;f2;f3;work 4004"
-has_line lj.folded "main;work 10004"
-no_match lj.folded '^main;f1;work|f3;f1|f3;.*main'
+has_line lj.folded "longjmp;main;f1;f2;f3;work 4004"
+has_line lj.folded "longjmp;main;work 10004"
+no_match lj.folded '^longjmp;main;f1;work|f3;f1|f3;.*main'

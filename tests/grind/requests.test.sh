@@ -9,7 +9,7 @@ grind r.folded -- ./requests
 has_line r.folded.1 "main;work 4002"
 [ "$(grep -c 'work [0-9]*$' r.folded.1)" = 1 ] || { cat r.folded.1; fail "other work lines in the dump"; }
 no_match r.folded.1 '^main;a'
-has_line r.folded "main;work 6002"
-has_line r.folded "main;cmp;work 4004"
+has_line r.folded "requests;main;work 6002"
+has_line r.folded "requests;main;cmp;work 4004"
 no_match r.folded 'qsort'
 [ "$(grep -c 'work [0-9]*$' r.folded)" = 2 ] || { grep work r.folded; fail "unexpected work lines"; }

@@ -5,7 +5,7 @@
 build signals "$PROGS/signals.c"
 cd "$TEST_TMP"
 grind sig.folded -- ./signals
-grep -qE '^main;raise;.*\[signal 10\];handler;work 4004$' sig.folded ||
+grep -qE '^signals;main;raise;.*\[signal 10\];handler;work 4004$' sig.folded ||
 	{ grep signal sig.folded; fail "handler work not under main;raise;...;[signal 10];handler"; }
-has_line sig.folded "main;work 8004"
+has_line sig.folded "signals;main;work 8004"
 no_match sig.folded 'signal 10\].*main|handler;.*handler'

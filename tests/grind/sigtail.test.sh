@@ -8,17 +8,17 @@
 build sigtail "$PROGS/sigtail.c" -Wl,-z,now
 cd "$TEST_TMP"
 grind rep.folded -- ./sigtail
-grep -qE '^main;raise;.*\[signal 10\];work 4008$' rep.folded ||
+grep -qE '^sigtail;main;raise;.*\[signal 10\];work 4008$' rep.folded ||
 	{ grep signal rep.folded; fail "replace: work 4008 not under main;raise;...;[signal 10]"; }
-grep -qE '^main;raise;.*\[signal 10\];handler 4$' rep.folded ||
+grep -qE '^sigtail;main;raise;.*\[signal 10\];handler 4$' rep.folded ||
 	{ grep signal rep.folded; fail "replace: handler 4 missing"; }
-has_line rep.folded "main;work 10004"
+has_line rep.folded "sigtail;main;work 10004"
 no_match rep.folded '\[signal 10\] [0-9]+$|signal 10\].*(main|\[libc)'
 
 grind nest.folded --tail-calls=nest -- ./sigtail
-grep -qE '^main;raise;.*\[signal 10\];handler;work 4008$' nest.folded ||
+grep -qE '^sigtail;main;raise;.*\[signal 10\];handler;work 4008$' nest.folded ||
 	{ grep signal nest.folded; fail "nest: work 4008 not under ...;[signal 10];handler"; }
-grep -qE '^main;raise;.*\[signal 10\];handler 4$' nest.folded ||
+grep -qE '^sigtail;main;raise;.*\[signal 10\];handler 4$' nest.folded ||
 	{ grep signal nest.folded; fail "nest: handler 4 missing"; }
-has_line nest.folded "main;work 10004"
+has_line nest.folded "sigtail;main;work 10004"
 no_match nest.folded '\[signal 10\] [0-9]+$|signal 10\].*(main|\[libc)'

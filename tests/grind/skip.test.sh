@@ -6,11 +6,11 @@ gcc $CFLAGS_PROG -shared -fPIC -o "$TEST_TMP/libskip.so" "$PROGS/skiplib.c" || f
 build skipmain "$PROGS/skipmain.c" -L"$TEST_TMP" -lskip -Wl,-rpath,'$ORIGIN'
 cd "$TEST_TMP"
 grind plain.folded -- ./skipmain
-has_line plain.folded "main;lib_outer;lib_inner;work 2002"
-has_line plain.folded "main;lib_outer;cb;work 4002"
+has_line plain.folded "skipmain;main;lib_outer;lib_inner;work 2002"
+has_line plain.folded "skipmain;main;lib_outer;cb;work 4002"
 grind skip.folded --skip-obj=libskip.so -- ./skipmain
-has_line skip.folded "main;cb;work 4002"
-has_line skip.folded "main;work 8004"
+has_line skip.folded "skipmain;main;cb;work 4002"
+has_line skip.folded "skipmain;main;work 8004"
 no_match skip.folded 'lib_'
 [ "$(total plain.folded)" = "$(total skip.folded)" ] || fail "skipping changed the total"
 # Full paths and globs match too.
@@ -27,14 +27,14 @@ gcc $CFLAGS_PROG -shared -fPIC -Wl,-z,now -o "$TEST_TMP/libentry.so" "$PROGS/ent
 	fail "cannot build libentry.so"
 build entrymain "$PROGS/entrymain.c" -L"$TEST_TMP" -lentry -Wl,-rpath,'$ORIGIN' -Wl,-z,now
 grind eplain.folded -- ./entrymain
-has_line eplain.folded "lib_main;cb;work 4002"
-has_line eplain.folded "lib_thread;cb;work 4002"
+has_line eplain.folded "entrymain;lib_main;cb;work 4002"
+has_line eplain.folded "entrymain;lib_thread;cb;work 4002"
 grind eskip.folded --skip-obj=libentry.so -- ./entrymain
-has_line eskip.folded "main;cb;work 4002"
-has_line eskip.folded "[libentry.so];cb;work 4002"
-grep -q '^main;malloc[; ]' eskip.folded || fail "malloc is not below main"
-grep -q '^main;free[; ]' eskip.folded || fail "free is not below main"
-grep -qE '^main [0-9]+$' eskip.folded || fail "the library's own instructions are not main's"
+has_line eskip.folded "entrymain;main;cb;work 4002"
+has_line eskip.folded "entrymain;[libentry.so];cb;work 4002"
+grep -q '^entrymain;main;malloc[; ]' eskip.folded || fail "malloc is not below main"
+grep -q '^entrymain;main;free[; ]' eskip.folded || fail "free is not below main"
+grep -qE '^entrymain;main [0-9]+$' eskip.folded || fail "the library's own instructions are not main's"
 no_match eskip.folded 'lib_main|lib_thread'
-others=$(grep -vE '^(main|\[libentry\.so\]|\(below main\))[; ]' eskip.folded)
+others=$(grep -vE '^entrymain;(main|\[libentry\.so\]|\(below main\))[; ]' eskip.folded)
 [ -z "$others" ] || { echo "$others" | head; fail "stacks rooted elsewhere"; }

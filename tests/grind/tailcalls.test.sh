@@ -6,12 +6,12 @@
 build tailcall "$PROGS/tailcall.c"
 cd "$TEST_TMP"
 grind replace.folded -- ./tailcall
-has_line replace.folded "main;caller;tailer 2"
-has_line replace.folded "main;caller;work 2002"
-has_line replace.folded "main;work 4002"
+has_line replace.folded "tailcall;main;caller;tailer 2"
+has_line replace.folded "tailcall;main;caller;work 2002"
+has_line replace.folded "tailcall;main;work 4002"
 no_match replace.folded 'tailer;work'
 grind nest.folded --tail-calls=nest -- ./tailcall
-has_line nest.folded "main;caller;tailer 2"
-has_line nest.folded "main;caller;tailer;work 2002"
-has_line nest.folded "main;work 4002"
+has_line nest.folded "tailcall;main;caller;tailer 2"
+has_line nest.folded "tailcall;main;caller;tailer;work 2002"
+has_line nest.folded "tailcall;main;work 4002"
 [ "$(total replace.folded)" = "$(total nest.folded)" ] || fail "totals differ between modes"

@@ -10,15 +10,15 @@ command -v callgrind_annotate >/dev/null || skip "callgrind_annotate is not inst
 build thunk "$PROGS/thunk.c"
 cd "$TEST_TMP"
 grind rep.folded -- ./thunk
-has_line rep.folded "main;[unknown] 1"
-has_line rep.folded "main;target;work 2002"
-has_line rep.folded "main;target;inner;work 6002"
-has_line rep.folded "main;work 4002"
+has_line rep.folded "thunk;main;[unknown] 1"
+has_line rep.folded "thunk;main;target;work 2002"
+has_line rep.folded "thunk;main;target;inner;work 6002"
+has_line rep.folded "thunk;main;work 4002"
 no_match rep.folded '\[unknown\];'
 grind nest.folded --tail-calls=nest -- ./thunk
-has_line nest.folded "main;[unknown] 1"
-has_line nest.folded "main;[unknown];target;work 2002"
-has_line nest.folded "main;[unknown];target;inner;work 6002"
+has_line nest.folded "thunk;main;[unknown] 1"
+has_line nest.folded "thunk;main;[unknown];target;work 2002"
+has_line nest.folded "thunk;main;[unknown];target;inner;work 6002"
 [ "$(total rep.folded)" = "$(total nest.folded)" ] || fail "totals differ between modes"
 
 valgrind --tool=callgrind --callgrind-out-file=cg.out ./thunk >/dev/null 2>&1 || fail "callgrind failed"

@@ -70,7 +70,7 @@ unset TEPHRA_GRIND_LIB TEPHRA_QEMU_PLUGIN
 gcc -O1 -g -fno-inline -fno-optimize-sibling-calls -fno-omit-frame-pointer \
 	-o calls "$TOP/tests/grind/progs/calls.c" || fail "cannot build the grind program"
 "$T" grind --no-svg -o calls.folded ./calls 2>grind.err || { cat grind.err; fail "packaged tephra grind"; }
-grep -qxF "main;b;work 4002" calls.folded || { cat calls.folded; fail "packaged grind: main;b;work 4002 missing"; }
+grep -qxF "calls;main;b;work 4002" calls.folded || { cat calls.folded; fail "packaged grind: calls;main;b;work 4002 missing"; }
 riscv64-linux-gnu-gcc -static -g -nostdlib -march=rv64gc -mabi=lp64d -o guest \
 	"$TOP/tests/guests/calls.S" || fail "cannot build the RISC-V guest"
 "$T" emu --no-svg -o guest.folded -- ./guest 2>emu.err || { cat emu.err; fail "packaged tephra emu"; }

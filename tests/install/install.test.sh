@@ -43,7 +43,7 @@ head -n 1 version.txt | grep -qx "tephra $VERSION" || { cat version.txt; fail "-
 gcc -O1 -g -fno-inline -fno-optimize-sibling-calls -fno-omit-frame-pointer \
 	-o calls "$TOP/tests/grind/progs/calls.c" || fail "cannot build the grind program"
 "$T" grind --no-svg -o calls.folded ./calls 2>grind.err || { cat grind.err; fail "installed tephra grind"; }
-grep -qxF "main;b;work 4002" calls.folded || { cat calls.folded; fail "installed grind: main;b;work 4002 missing"; }
+grep -qxF "calls;main;b;work 4002" calls.folded || { cat calls.folded; fail "installed grind: calls;main;b;work 4002 missing"; }
 
 riscv64-linux-gnu-gcc -static -g -nostdlib -march=rv64gc -mabi=lp64d -o guest \
 	"$TOP/tests/guests/calls.S" || fail "cannot build the RISC-V guest"
