@@ -2,6 +2,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -23,4 +25,38 @@ int cli_can_write(const char *path)
 	close(fd);
 	unlink(path);
 	return 1;
+}
+
+int cli_spool_stdin(char *path, size_t size)
+{
+	int fd = memfd_create("tephra-stdin", MFD_CLOEXEC);
+	char buf[1 << 16];
+
+	if (fd < 0)
+		return -1;
+	for (;;) {
+		ssize_t n = read(0, buf, sizeof(buf));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			if (n == 0)
+				break;
+			goto fail;
+		}
+		for (ssize_t done = 0; done < n;) {
+			ssize_t w = write(fd, buf + done, (size_t)(n - done));
+			if (w < 0 && errno == EINTR)
+				continue;
+			if (w < 0)
+				goto fail;
+			done += w;
+		}
+	}
+	snprintf(path, size, "/proc/self/fd/%d", fd);
+	return fd;
+fail:;
+	int e = errno;
+	close(fd);
+	errno = e;
+	return -1;
 }

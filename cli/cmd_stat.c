@@ -7,8 +7,10 @@
  *
  * The report is a list of sections (stat_sections[]) that each see every record and then
  * print.  The stack-quality section of call-graph recordings (quality/stack_quality.h) reads
- * the file again as `perf script` would (frames named, user stacks unwound), so it needs
- * a file, not a pipe. */
+ * the file again as `perf script` would (frames named, user stacks unwound): standard
+ * input is first copied into a memory file (cli_spool_stdin), so a piped recording gets
+ * the same report as the file. */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -16,6 +18,7 @@
 #include "perfdata/perf_reader.h"
 #include "perfdata/perf_stat_print.h"
 #include "quality/stack_quality.h"
+#include "cli_files.h"
 
 struct stat_options {
 	const char *path;
@@ -128,13 +131,30 @@ static int dump_records(struct perf_reader *r, struct tephra_error *err)
 	return rc;
 }
 
+/* Standard input's memory file ("/proc/self/fd/N"), named "<stdin>" in messages as the
+ * reader names "-"; NULL when the input is a file. */
+static const char *spooled_stdin;
+
+/* "tephra stat: MSG", with standard input's memory file named <stdin>. */
+static void stat_message(const char *msg)
+{
+	size_t n = spooled_stdin ? strlen(spooled_stdin) : 0;
+	const char *at = n ? strstr(msg, spooled_stdin) : NULL;
+
+	if (at)
+		fprintf(stderr, "tephra stat: %.*s<stdin>%s\n", (int)(at - msg), msg, at + n);
+	else
+		fprintf(stderr, "tephra stat: %s\n", msg);
+}
+
 /* The reader's warnings (odd feature sections, AUX data not decoded). */
 static void stat_warn(void *ctx, const char *fmt, va_list ap)
 {
+	char msg[1024];
+
 	(void)ctx;
-	fputs("tephra stat: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	stat_message(msg);
 }
 
 int cmd_stat(int argc, char **argv)
@@ -153,8 +173,22 @@ int cmd_stat(int argc, char **argv)
 	ro.report = &quiet;
 	if (isatty(2) && !o.records && !o.build_ids)
 		ro.report = &progress; /* progress on a terminal only */
+	char spooled[64];
+	int spool_fd = -1;
+	if (!strcmp(o.path, "-") && !o.records && !o.build_ids) {
+		spool_fd = cli_spool_stdin(spooled, sizeof(spooled));
+		if (spool_fd < 0) {
+			fprintf(stderr, "tephra stat: standard input: cannot keep it in memory: %s\n",
+				strerror(errno));
+			return 1;
+		}
+		o.path = spooled;
+		spooled_stdin = spooled;
+	}
 	if (perf_reader_open(&r, o.path, &ro, &err)) {
-		fprintf(stderr, "tephra stat: %s\n", err.msg);
+		stat_message(err.msg);
+		if (spool_fd >= 0)
+			close(spool_fd);
 		return 1;
 	}
 	if (perf_reader_header(r)->unfinished)
@@ -171,9 +205,11 @@ int cmd_stat(int argc, char **argv)
 		fflush(stdout);
 		rc = stack_quality_report_file(o.path, stdout, &err);
 	}
+	if (spool_fd >= 0)
+		close(spool_fd);
 	if (rc < 0) {
 		fflush(stdout);
-		fprintf(stderr, "tephra stat: %s\n", err.msg);
+		stat_message(err.msg);
 		return 1;
 	}
 	return 0;
