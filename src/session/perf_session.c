@@ -26,7 +26,8 @@ int perf_session_open(struct perf_session *s, const char *path, const struct sym
 	machine_comm(s->machine, 0, 0, "swapper", 0);
 	frame_resolver_init(&s->resolver, s->machine);
 	struct tephra_error unsupported; /* such samples keep their recorded chain only */
-	s->unwinder = sample_unwinder_new(s->machine, h, &unsupported);
+	s->unwinder = sample_unwinder_new(s->machine, h, symbol_store_debug_paths(s->store),
+					    &unsupported);
 	s->max_stack = PERF_SCRIPT_MAX_STACK;
 	hashmap_init(&s->read_values);
 	return 0;

@@ -53,6 +53,11 @@ static void dso_free(struct dso *d)
 	free(d);
 }
 
+const struct debug_paths *symbol_store_debug_paths(const struct symbol_store *st)
+{
+	return &st->paths;
+}
+
 void symbol_store_free(struct symbol_store *st)
 {
 	if (!st)

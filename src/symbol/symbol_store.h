@@ -56,6 +56,11 @@ struct dso;
 struct symbol_store *symbol_store_new(const struct symbol_options *opts);
 void symbol_store_free(struct symbol_store *store);
 
+struct debug_paths;
+/* Where the store looks for objects, debug files and perf's copies (its options' root
+ * and build-id cache): the DWARF unwinder of the same session looks there too. */
+const struct debug_paths *symbol_store_debug_paths(const struct symbol_store *store);
+
 /* 1 while symbols are still being read on other threads: the kernel's (started when
  * the kernel's dso appears with a recorded build-id, i.e. samples hit the kernel) or
  * objects asked for with dso_prefetch.  A caller with other work can do it first, as

@@ -35,6 +35,8 @@ struct sample_unwinder {
 	size_t nr_modules;             /* sum of procs[].nr_modules */
 	size_t module_budget;
 	int libdwfl_only;
+	char *root_dir;                /* the unwinders' options (NULL: none, the default) */
+	char *buildid_dir;
 	uint64_t clock;                /* samples unwound, for least-recently-used */
 	struct object_build_id *ids;
 	size_t cap_ids;
@@ -93,6 +95,7 @@ static int find_map(void *arg, uint64_t addr, struct unwind_map *out)
 }
 
 struct sample_unwinder *sample_unwinder_new(struct machine *m, const struct perf_header_info *hdr,
+					    const struct debug_paths *paths,
 					    struct tephra_error *err)
 {
 	struct sample_unwinder *su;
@@ -108,6 +111,10 @@ struct sample_unwinder *sample_unwinder_new(struct machine *m, const struct perf
 	su->hdr = hdr;
 	su->arch = arch;
 	su->module_budget = SAMPLE_UNWIND_MODULE_BUDGET;
+	if (paths && paths->root && paths->root[0])
+		su->root_dir = xstrdup(paths->root);
+	if (paths && paths->buildid_dir)
+		su->buildid_dir = xstrdup(paths->buildid_dir);
 	return su;
 }
 
@@ -121,6 +128,8 @@ void sample_unwinder_free(struct sample_unwinder *su)
 	free(su->procs);
 	free(su->ids);
 	free(su->chain);
+	free(su->root_dir);
+	free(su->buildid_dir);
 	free(su);
 }
 
@@ -177,6 +186,7 @@ static struct process_unwinder *process_unwinder(struct sample_unwinder *su, int
 	struct unwinder_options opts = {
 		.arch = su->arch, .find_map = find_map, .find_map_arg = su,
 		.libdwfl_only = su->libdwfl_only,
+		.root_dir = su->root_dir, .buildid_dir = su->buildid_dir,
 	};
 	struct tephra_error err;
 	size_t i;

@@ -20,6 +20,7 @@
 #include "base/error.h"
 #include "machine/machine.h"
 #include "perfdata/perf_reader.h"
+#include "symbol/debug_paths.h"
 #include "unwind/unwinder.h"
 
 struct sample_unwinder;
@@ -27,9 +28,12 @@ struct sample_unwinder;
 /* perf script's default --max-stack, for the unwound part */
 #define SAMPLE_UNWIND_DEFAULT_MAX_USER 127
 
-/* For the recording described by HDR (its ARCH feature picks the registers).  Returns
- * NULL with ERR when the architecture is not supported. */
+/* For the recording described by HDR (its ARCH feature picks the registers).  PATHS:
+ * where the mapped objects and perf's copies of them are, the session's symbol store's
+ * (symbol_store_debug_paths: its root and build-id cache); NULL: the defaults (no root,
+ * $HOME/.debug).  Returns NULL with ERR when the architecture is not supported. */
 struct sample_unwinder *sample_unwinder_new(struct machine *m, const struct perf_header_info *hdr,
+					    const struct debug_paths *paths,
 					    struct tephra_error *err);
 void sample_unwinder_free(struct sample_unwinder *su);
 

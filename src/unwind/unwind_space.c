@@ -188,6 +188,41 @@ static uint64_t map_bias(Elf *elf, const struct unwind_map *map, uint64_t addr)
 	return map->start - map->pgoff;
 }
 
+/* Whether ELF is an ET_EXEC file.  libdwfl reports such a file at its link-time
+ * addresses whatever load bias it is given (an executable cannot move), so all the
+ * maps of one are one module, at bias 0. */
+static int is_exec_file(Elf *elf)
+{
+	GElf_Ehdr mem, *eh = gelf_getehdr(elf, &mem);
+
+	return eh && eh->e_type == ET_EXEC;
+}
+
+/* dwfl_report_end's callback for each module libdwfl is about to drop.  libdwfl takes
+ * a module reported again under the same name and addresses from another file (or
+ * another open of it) for a conflict: it rejects the new one and drops the one it had,
+ * ending its Elf, which our modules still point at (a fuzzed recording met it: SEGV
+ * reading the unmapped image).  module_for() keeps such reports from happening; should
+ * one happen anyway, the module we hold is reported again, which libdwfl documents as
+ * keeping it. */
+static int keep_our_module(Dwfl_Module *mod, void *userdata, const char *name,
+			   Dwarf_Addr base, void *arg)
+{
+	struct unwind_space *sp = arg;
+	Dwarf_Addr start, end;
+
+	(void)userdata;
+	(void)base;
+	for (size_t i = 0; i < sp->nr_modules; i++) {
+		if (sp->modules[i]->mod != mod)
+			continue;
+		if (dwfl_module_info(mod, NULL, &start, &end, NULL, NULL, NULL, NULL))
+			dwfl_report_module(sp->dwfl, name, start, end);
+		break;
+	}
+	return DWARF_CB_OK;
+}
+
 static struct unwind_module *module_for(struct unwind_space *sp, const char *path,
 					const char *file, uint64_t bias)
 {
@@ -260,7 +295,9 @@ void unwind_space_learn(struct unwind_space *sp, const struct unwind_map *map)
 			found = candidate_open(&c, file.buf, map, &why) == 0;
 		}
 	}
-	if (found)
+	if (found && is_exec_file(c.elf))
+		bias = 0;
+	else if (found)
 		bias = map_bias(c.elf, map, sp->new_map_addr);
 	else
 		bias = map->start - map->pgoff;
@@ -272,7 +309,7 @@ void unwind_space_learn(struct unwind_space *sp, const struct unwind_map *map)
 			dwfl_report_begin_add(sp->dwfl);
 			/* add_p_vaddr: the module starts at bias + the first segment's vaddr. */
 			m->mod = dwfl_report_elf(sp->dwfl, map->path, file.buf, -1, bias, true);
-			dwfl_report_end(sp->dwfl, NULL, NULL);
+			dwfl_report_end(sp->dwfl, keep_our_module, sp);
 			if (!m->mod)
 				m->why = "libdwfl rejected the file";
 			else

@@ -111,7 +111,7 @@ int main(int argc, char **argv)
 		return pass && rc < 0 ? 1 : 0;
 	}
 	machine = machine_new(NULL, hdr->build_ids, hdr->nr_build_ids);
-	su = sample_unwinder_new(machine, hdr, &err);
+	su = sample_unwinder_new(machine, hdr, NULL, &err);
 	if (!su) {
 		fprintf(stderr, "unwind-dump: %s: %s\n", path, err.msg);
 		return 1;
@@ -151,7 +151,7 @@ int main(int argc, char **argv)
 		if (fresh) {
 			/* the baseline: nothing survives from one sample to the next */
 			sample_unwinder_free(su);
-			su = sample_unwinder_new(machine, hdr, &err);
+			su = sample_unwinder_new(machine, hdr, NULL, &err);
 			if (module_budget)
 				sample_unwinder_set_module_budget(su, module_budget);
 			sample_unwinder_set_libdwfl_only(su, libdwfl_only);

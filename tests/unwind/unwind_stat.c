@@ -20,7 +20,7 @@ struct unwind_stat_pass *unwind_stat_pass_new(const struct perf_header_info *hdr
 	struct tephra_error unsupported;
 
 	p->machine = machine_new(NULL, hdr->build_ids, hdr->nr_build_ids);
-	p->unwinder = sample_unwinder_new(p->machine, hdr, &unsupported);
+	p->unwinder = sample_unwinder_new(p->machine, hdr, NULL, &unsupported);
 	if (!p->unwinder) {
 		machine_free(p->machine);
 		free(p);
