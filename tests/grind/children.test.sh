@@ -137,8 +137,12 @@ grep -q "tephra grind's to set" opt.err || fail "unclear message: $(cat opt.err)
 if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
 	mkdir -m 777 suid && cp spawn spawnee suid/ && chmod 4755 suid/spawnee
 	chmod o+rx "$TEST_TMP"
-	(cd suid && setpriv --reuid=65534 --regid=65534 --clear-groups \
-		"$TEPHRA" grind --no-svg -o su.folded ./spawn ./spawnee >su.out 2>su.err)
+	# tephra and its tool copied where the other user can reach them (the checkout may
+	# be under a home directory it cannot enter, as /root in a fresh root)
+	mkdir -m 755 suid/lib && cp -L "$TOP"/build/grind/lib/* suid/lib/ && cp "$TEPHRA" suid/tephra &&
+		chmod -R a+rX suid/lib suid/tephra || fail "copying tephra for the other user"
+	(cd suid && setpriv --reuid=65534 --regid=65534 --clear-groups env TEPHRA_GRIND_LIB="$PWD/lib" \
+		VALGRIND_LIB="$PWD/lib" ./tephra grind --no-svg -o su.folded ./spawn ./spawnee >su.out 2>su.err)
 	rc=$?
 	[ $rc = 5 ] || { cat suid/su.err; fail "setuid child: exit status $rc, not spawnee's 5"; }
 	has_line suid/su.folded "spawn;main;work 6506"
