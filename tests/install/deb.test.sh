@@ -67,14 +67,8 @@ T=$TEST_TMP/root/usr/bin/tephra
 mkdir work && cd work || exit 1
 unset TEPHRA_GRIND_LIB TEPHRA_QEMU_PLUGIN
 "$T" --version | head -n 1 | grep -qx "tephra $VERSION" || fail "packaged tephra --version"
-gcc -O1 -g -fno-inline -fno-optimize-sibling-calls -fno-omit-frame-pointer \
-	-o calls "$TOP/tests/grind/progs/calls.c" || fail "cannot build the grind program"
-"$T" grind --no-svg -o calls.folded ./calls 2>grind.err || { cat grind.err; fail "packaged tephra grind"; }
-grep -qxF "calls;main;b;work 4002" calls.folded || { cat calls.folded; fail "packaged grind: calls;main;b;work 4002 missing"; }
-riscv64-linux-gnu-gcc -static -g -nostdlib -march=rv64gc -mabi=lp64d -o guest \
-	"$TOP/tests/guests/calls.S" || fail "cannot build the RISC-V guest"
-"$T" emu --no-svg -o guest.folded -- ./guest 2>emu.err || { cat emu.err; fail "packaged tephra emu"; }
-grep -qxF "_start;main;rec;rec;rec 7" guest.folded || { cat guest.folded; fail "packaged emu profile"; }
+. "$TOP/tests/install/installed_checks.sh"
+installed_grind_emu "$T" packaged
 MANPATH=$TEST_TMP/root/usr/share/man man -w tephra-grind >/dev/null 2>&1 || fail "no tephra-grind man page in the package"
 
 export PKG_CONFIG_PATH=$TEST_TMP/root/usr/lib/$(dpkg-architecture -qDEB_HOST_MULTIARCH)/pkgconfig

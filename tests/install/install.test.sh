@@ -40,16 +40,8 @@ unset TEPHRA_GRIND_LIB TEPHRA_QEMU_PLUGIN
 "$T" --version >version.txt || fail "installed tephra --version"
 head -n 1 version.txt | grep -qx "tephra $VERSION" || { cat version.txt; fail "--version"; }
 
-gcc -O1 -g -fno-inline -fno-optimize-sibling-calls -fno-omit-frame-pointer \
-	-o calls "$TOP/tests/grind/progs/calls.c" || fail "cannot build the grind program"
-"$T" grind --no-svg -o calls.folded ./calls 2>grind.err || { cat grind.err; fail "installed tephra grind"; }
-grep -qxF "calls;main;b;work 4002" calls.folded || { cat calls.folded; fail "installed grind: calls;main;b;work 4002 missing"; }
-
-riscv64-linux-gnu-gcc -static -g -nostdlib -march=rv64gc -mabi=lp64d -o guest \
-	"$TOP/tests/guests/calls.S" || fail "cannot build the RISC-V guest"
-"$T" emu -o guest.folded -- ./guest 2>emu.err || { cat emu.err; fail "installed tephra emu"; }
-grep -qxF "_start;main;rec;rec;rec 7" guest.folded || { cat guest.folded; fail "installed emu profile"; }
-[ -s guest.svg ] || fail "installed emu wrote no SVG"
+. "$TOP/tests/install/installed_checks.sh"
+installed_grind_emu "$T" installed
 
 # Without its companions the moved binary says where it looked: beside itself, never
 # in the build tree.

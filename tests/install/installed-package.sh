@@ -22,36 +22,10 @@ unset TEPHRA_GRIND_LIB TEPHRA_QEMU_PLUGIN
 [ "$(dpkg-query -W -f='${Version}' tephra)" = "$VERSION" ] || fail "the package's version is not $VERSION"
 man -w tephra-record >/dev/null 2>&1 || fail "no tephra-record man page"
 
-# record: perf on a program that spends its CPU time in burn()
-cat >burn.c <<'C'
-#include "cpu_ms.h"
-__attribute__((noinline)) static double burn(void)
-{
-	volatile double x = 0;
-	double end = cpu_ms() + 300;
-	while (cpu_ms() < end)
-		for (int i = 0; i < 100000; i++)
-			x += i * 0.5;
-	return x;
-}
-int main(void) { return burn() < 0; }
-C
-gcc -O1 -g -fno-omit-frame-pointer -I"$TOP/tests/workloads" -o burn burn.c || fail "cannot build burn"
-"$T" record -- ./burn >record.out 2>&1 || { cat record.out; fail "tephra record"; }
-grep -q 'burn' flame.svg || fail "flame.svg does not show burn"
-"$T" fold perf.data 2>/dev/null | grep -q '^burn;.*main;burn [0-9]*$' || fail "tephra fold: no main;burn stack"
-
-# grind: Valgrind with the packaged tool
-gcc -O1 -g -fno-inline -fno-optimize-sibling-calls -fno-omit-frame-pointer \
-	-o calls "$TOP/tests/grind/progs/calls.c" || fail "cannot build the grind program"
-"$T" grind --no-svg -o calls.folded ./calls 2>grind.err || { cat grind.err; fail "tephra grind"; }
-grep -qxF "calls;main;b;work 4002" calls.folded || { cat calls.folded; fail "grind: calls;main;b;work 4002 missing"; }
-
-# emu: qemu-riscv64 with the packaged plugin
-riscv64-linux-gnu-gcc -static -g -nostdlib -march=rv64gc -mabi=lp64d -o guest \
-	"$TOP/tests/guests/calls.S" || fail "cannot build the RISC-V guest"
-"$T" emu --no-svg -o guest.folded -- ./guest 2>emu.err || { cat emu.err; fail "tephra emu"; }
-grep -qxF "_start;main;rec;rec;rec 7" guest.folded || { cat guest.folded; fail "emu profile"; }
+# record (perf on a program that spends its CPU time in burn()), grind and emu
+. "$TOP/tests/install/installed_checks.sh"
+installed_record "$T" installed
+installed_grind_emu "$T" installed
 
 # the library, found by pkg-config in the system's paths only
 cc -std=c11 -D_POSIX_C_SOURCE=200809L $(pkg-config --cflags tephra) -o user \
