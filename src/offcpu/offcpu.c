@@ -211,9 +211,9 @@ void offcpu_switch(struct offcpu *o, const struct offcpu_switch *sw, uint64_t ti
 {
 	/* a switch-out of a thread still off: it ran in between, unseen */
 	offcpu_sample(o, sw->prev_tid, time);
-	thread_of(o, sw->prev_tid, 1)->sampled_out = 1;
+	struct offcpu_thread *t = thread_of(o, sw->prev_tid, 1);
+	t->sampled_out = 1;
 	if (sw->charged) {
-		struct offcpu_thread *t = thread_of(o, sw->prev_tid, 1);
 		t->off = 1;
 		t->out_time = time;
 		t->stack = stack;
