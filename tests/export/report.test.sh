@@ -22,7 +22,7 @@ check() {
 		{ fail "$name: perf report failed: $(head -n 3 "$TEST_TMP/$name.perf.err")"; return; }
 	"$TEPHRA" report --json -n 0 "$@" "$data" >"$TEST_TMP/$name.json" 2>"$TEST_TMP/$name.err" ||
 		{ fail "$name: tephra report failed: $(head -n 3 "$TEST_TMP/$name.err")"; return; }
-	if out=$(python3 "$X/report_compare.py" "$TEST_TMP/$name.perf" "$TEST_TMP/$name.json" "$mode"); then
+	if out=$(python3 "$X/report_compare.py" "$TEST_TMP/$name.perf" "$TEST_TMP/$name.json" "$mode" "$data"); then
 		echo "ok: $name: $out"
 	else
 		fail "$name: tephra report differs from perf report:"; echo "$out"
@@ -52,6 +52,12 @@ record "$TEST_TMP/dw.data" -e cpu-clock --call-graph dwarf -D 20 -- "$TEST_TMP/i
 check dwarf-self "$TEST_TMP/dw.data" self --sort sym -- -s sym
 check dwarf-total "$TEST_TMP/dw.data" total --sort sym -- -s sym
 grep -q '"name":"mix"' "$TEST_TMP/dwarf-total.json" || fail "dwarf: the inlined function mix has no row"
+# glibc functions with several ELF symbols: perf report names them by one of those, perf
+# script and tephra by DWARF's name; the comparator groups the names of one address
+cc -O2 -g -o "$TEST_TMP/aliases" "$X/aliases.c" -lpthread || exit 1
+record "$TEST_TMP/alias.data" -e cpu-clock --call-graph dwarf -- "$TEST_TMP/aliases" 3000000
+check alias-self "$TEST_TMP/alias.data" self --sort sym -- -s sym
+check alias-total "$TEST_TMP/alias.data" total --sort sym -- -s sym
 
 # the table: the JSON's rows, in the order asked for
 "$TEPHRA" report -n 5 --sort total "$TEST_TMP/fp.data" >"$TEST_TMP/table.txt" || fail "tephra report (table) failed"

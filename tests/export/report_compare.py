@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""report_compare.py PERF-REPORT-TEXT TEPHRA-JSON MODE: checks `tephra report --json`
+"""report_compare.py PERF-REPORT-TEXT TEPHRA-JSON MODE [PERF-DATA]: checks `tephra report --json`
 against `perf report --stdio -g none` text of the same recording.  MODE self: perf ran
 with --no-children (one percentage per row); total: with --children (children and self
 percentages).  Rows are matched by name (perf's "[.] " / "[k] " prefix and " (inlined)"
@@ -9,14 +9,76 @@ rows perf shows at 0.00% may be missing), except unresolved code: perf names it 
 address, one row per address, tephra by its object ("[[vdso]]", "[libfoo.so]") or
 "[unknown]" (README, frame names).  Those rows are compared as one bucket, by the sum of
 their self percentages, which is the share of samples whose leaf is unresolved on both
-sides (total percentages do not add up across rows).  Exit 1 with the differences."""
+sides (total percentages do not add up across rows).
+
+With PERF-DATA, names of one function are one row.  A function with several ELF symbols
+(glibc's getrlimit: __getrlimit, getrlimit64, __GI___getrlimit64...) has one name in perf
+script and tephra, the DWARF one, but perf report names the sampled address by its own
+pick among the ELF symbols, and in --children mode lists the DWARF name too, as an
+"(inlined)" row over the same frames.  So names are grouped by (object, address) from
+`nm` and `nm -D` of every object in `perf buildid-list` and its /usr/lib/debug/.build-id
+file (binutils, not tephra, is the oracle here); in a group, self percentages add up and
+the total is the largest row's (the rows cover the same frames).  GCC's clones are the
+same case: perf report names the ELF symbol (get_common_indices.constprop.0), perf script
+and tephra the function (get_common_indices), so clone suffixes are dropped.
+Exit 1 with the differences."""
 import json
+import os
 import re
+import subprocess
 import sys
 
 perf_text, tephra_json, mode = sys.argv[1:4]
+perf_data = sys.argv[4] if len(sys.argv) > 4 else None
+
+
+def alias_groups(data):
+    """name -> a representative of the names at its (object, address)."""
+    out = subprocess.run(["perf", "buildid-list", "-i", data], capture_output=True, text=True).stdout
+    canon = {}
+    for line in out.splitlines():
+        parts = line.split(None, 1)
+        if len(parts) != 2 or not os.path.isfile(parts[1]):
+            continue
+        bid, path = parts
+        files = [path, "/usr/lib/debug/.build-id/%s/%s.debug" % (bid[:2], bid[2:])]
+        at = {}
+        for f in files:
+            for flags in (["--defined-only"], ["-D", "--defined-only"]):
+                if not os.path.isfile(f):
+                    continue
+                syms = subprocess.run(["nm"] + flags + [f], capture_output=True, text=True).stdout
+                for s in syms.splitlines():
+                    p = s.split()
+                    if len(p) == 3 and p[1] in "tTwWiI":
+                        names = at.setdefault(int(p[0], 16), set())
+                        names.add(p[2])
+                        names.add(re.sub(r"@.*", "", p[2]))
+        for names in at.values():
+            if len(names) > 1:
+                rep = min(names)
+                for n in names:
+                    canon.setdefault(n, rep)
+    return canon
+
+
+doc = json.load(open(tephra_json))
+by_function = perf_data and doc["key"] not in ("object", "comm")
+canon = alias_groups(perf_data) if by_function else {}
+clone = re.compile(r"(\.(constprop|isra|part|cold|lto_priv|localalias)(\.\d+)?)+$")
+
+
+def canonical(name):
+    """(the name of the group, whether NAME was renamed into it)"""
+    if not by_function:
+        return name, False
+    base = clone.sub("", name)
+    if base in canon:
+        return canon[base], True
+    return base, base != name
 row = re.compile(r"^\s+([\d.]+)%\s+(?:([\d.]+)%\s+)?(?:\[(.)\]\s+)?(.*?)\s*$")
 perf = {}
+renamed = set()  # groups with a renamed member: their rows are one function's
 perf_unresolved_self, perf_unresolved_rows = 0.0, 0
 for line in open(perf_text, errors="replace"):
     if line.startswith("#") or not line.strip():
@@ -34,13 +96,18 @@ for line in open(perf_text, errors="replace"):
         perf_unresolved_self += self
         perf_unresolved_rows += 1
         continue
+    name, alias = canonical(name)
     old = perf.get(name)
-    if old:  # one name in several rows (user and kernel, several objects): summed
+    if alias:
+        renamed.add(name)
+    if old and name in renamed:  # names of one function: the same frames
+        total = max(old[0] or 0, total or 0) if total is not None else None
+        self = old[1] + self
+    elif old:  # one name in several rows (user and kernel, several objects): summed
         total = (old[0] or 0) + (total or 0) if total is not None else None
         self = old[1] + self
     perf[name] = (total, self)
 
-doc = json.load(open(tephra_json))
 ours = {}
 ours_unresolved_self = 0.0
 for r in doc["rows"]:
@@ -50,8 +117,12 @@ for r in doc["rows"]:
     if name == "[unknown]" or (doc["key"] != "object" and re.fullmatch(r"\[.+\]", name)):
         ours_unresolved_self += r["self_percent"]
         continue
+    name, alias = canonical(name)
+    if alias:
+        renamed.add(name)
     old = ours.get(name, (0.0, 0.0))
-    ours[name] = (old[0] + r["total_percent"], old[1] + r["self_percent"])
+    total = max(old[0], r["total_percent"]) if name in renamed else old[0] + r["total_percent"]
+    ours[name] = (total, old[1] + r["self_percent"])
 
 bad = []
 for name, (total, self) in sorted(perf.items()):
