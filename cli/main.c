@@ -37,6 +37,7 @@ static const struct command commands[] = {
 	{ "symbolize", cmd_symbolize, "name the addresses of a raw folded file" },
 	{ "export", cmd_export, "write a profile for other tools (pprof, callgrind, speedscope)" },
 	{ "report", cmd_report, "the top functions of a profile, self and total" },
+	{ "heatmap", cmd_heatmap, "a subsecond-offset heatmap page of perf.data with flame graphs of selections" },
 };
 
 static void usage(FILE *f)
