@@ -323,6 +323,7 @@ function init() {
 	decode();
 	document.body.setAttribute("data-decode-ms", (performance.now() - t0).toFixed(1));
 	heat = el("heat"); hctx = heat.getContext("2d");
+	if (P.time_ns) el("color").options[1].textContent = "time";
 	flameW = Math.max(600, (document.documentElement.clientWidth || 1200) - 40);
 	var d = Math.max(0, times.length ? times[times.length - 1] : 0);
 	el("info").textContent = P.samples + " samples" + (P.event ? " of " + P.event : "") + ", " +
