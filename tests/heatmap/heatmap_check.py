@@ -2,17 +2,18 @@
 """heatmap_check.py - opens a tephra heatmap page in headless Chromium at selection URLs
 and checks what it draws against perf script's samples.
 
-Usage: heatmap_check.py SCRIPT_TEXT FOLD_TOTAL PAGE ROWS PROFILE_DIR
+Usage: heatmap_check.py SCRIPT_TEXT FOLD_TOTAL PAGE ROWS PROFILE_DIR FIRST SECOND
   SCRIPT_TEXT  `perf script -F time,period,ip,sym --ns` of the recording (the oracle)
   FOLD_TOTAL   the sum of `tephra fold`'s weights
   PAGE         the page tephra heatmap wrote
   ROWS         its rows per second
   PROFILE_DIR  an empty directory for Chromium's profile
+  FIRST        the function of the first phase, SECOND that of the second
 
 A sample at T ns is in column (T - T0) // 1e9 and row ((T - T0) % 1e9) * ROWS // 1e9, T0
 the first sample's time (the page's documented rule, worked out here from perf's times
-with integers).  The second phase is every cell after the one of the last sample in a();
-its flame graph must hold b and not a, and its samples and weight be perf script's."""
+with integers).  The second phase is every cell after the one of the last sample in FIRST;
+its flame graph must hold SECOND and not FIRST, and its samples and weight be perf script's."""
 import html.parser
 import re
 import subprocess
@@ -65,7 +66,7 @@ def open_page(page, fragment, profile):
 
 
 def main():
-    script, fold_total, page, rows, profile = sys.argv[1:6]
+    script, fold_total, page, rows, profile, a, b = sys.argv[1:8]
     fold_total, rows = int(fold_total), int(rows)
     samples = read_samples(script)
     if not samples:
@@ -96,30 +97,30 @@ def main():
             check(f not in d.frames, "%s: the flame graph has no %s" % (name, f))
         return d
 
-    whole = expect("", "whole page", lambda c: True, ("a", "b"))
+    whole = expect("", "whole page", lambda c: True, (a, b))
     check(whole.info is not None and whole.info[1] == str(fold_total),
           "whole page: weight equals tephra fold's total %d" % fold_total)
     print("note: decode %s ms, heatmap %s ms, flame graph %s ms" % (
         whole.body.get("data-decode-ms"), whole.body.get("data-heat-ms"),
         whole.body.get("data-flame-ms")))
 
-    last_a = max(cell(s[0]) for s in samples if "a" in s[2])
+    last_a = max(cell(s[0]) for s in samples if a in s[2])
     last = cell(samples[-1][0])
     if last_a >= last:
-        print("FAIL: no cell after the last sample of a()")
+        print("FAIL: no cell after the last sample of " + a)
         return 1
     lo = last_a + 1
     frag = "#sel=t,%d,%d,%d,%d" % (lo // rows, lo % rows, last // rows, last % rows)
-    expect(frag, "second phase (time range)", lambda c: lo <= c <= last, ("b",), ("a",))
+    expect(frag, "second phase (time range)", lambda c: lo <= c <= last, (b,), (a,))
     # the same cells backwards: a time range has no direction
     frag = "#sel=t,%d,%d,%d,%d" % (last // rows, last % rows, lo // rows, lo % rows)
-    expect(frag, "second phase, dragged backwards", lambda c: lo <= c <= last, ("b",), ("a",))
+    expect(frag, "second phase, dragged backwards", lambda c: lo <= c <= last, (b,), (a,))
 
-    first_b = min(cell(s[0]) for s in samples if "b" in s[2])
+    first_b = min(cell(s[0]) for s in samples if b in s[2])
     if first_b > 0:
         hi = first_b - 1
         frag = "#sel=t,0,0,%d,%d" % (hi // rows, hi % rows)
-        expect(frag, "first phase", lambda c: c <= hi, ("a",), ("b",))
+        expect(frag, "first phase", lambda c: c <= hi, (a,), (b,))
 
     # a rectangle: the first half of every second's rows, in every column
     cols = last // rows
