@@ -7,6 +7,7 @@
 . "$TOP/tests/hostile/lib.sh"
 T=$TEPHRA_ASAN
 printf 'main;a;b 3\nmain;c 2\n' >good.folded
+printf 'prog  123 [000]  1.000000:     250000 cpu-clock:\n\t    5555 main+0x5 (/bin/prog)\n\n' >script.txt
 : >empty.data
 python3 - <<'PY'
 import random
@@ -15,7 +16,7 @@ open("fake.data", "wb").write(b"PERFILE2" + bytes(r.randrange(256) for _ in rang
 open("short.data", "wb").write(b"PERFILE2")
 PY
 mkdir -p dir.out
-for f in good.folded empty.data fake.data short.data missing.data; do
+for f in good.folded script.txt empty.data fake.data short.data missing.data; do
 	rm -f page.html
 	expect 1 "$f" "$T" heatmap -o page.html "$f"
 	[ ! -e page.html ] || fail "$f: a page was written for a refused input"
