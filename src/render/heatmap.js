@@ -2,9 +2,9 @@
 // Interactive part of a tephra heatmap page (written for tephra).  The JSON in
 // #profile holds the frame names, the stack tree as (parent + 1, frame) varint pairs,
 // and per sample three varint streams: its time (zigzag delta from the previous one, ns,
-// the first sample at 0), its leaf node + 1, its weight (zigzag delta).  A sample at t ns
-// is in column floor(t / 1e9) and row floor((t mod 1e9) * rows / 1e9).  A selection is
-// kept in location.hash: sel=r,C1,R1,C2,R2 (the cells of that rectangle) or
+// the first sample at 0), its leaf node + 1, its weight (zigzag delta).  A sample t ns
+// after the earliest is in column floor(t / 1e9) and row floor((t mod 1e9) * rows / 1e9).
+// A selection is kept in location.hash: sel=r,C1,R1,C2,R2 (the cells of that rectangle) or
 // sel=t,C1,R1,C2,R2 (every cell from C1,R1 to C2,R2 in time order), color=samples|weight,
 // rows=N, zoom=NODE (the frame the flame graph spans).  No hash: the whole profile.
 var parseStart = performance.now();
@@ -46,6 +46,10 @@ function decode() {
 	readVarints(P.times, P.samples, times, true);
 	readVarints(P.stacks, P.samples, stacks, false);
 	readVarints(P.weights, P.samples, weights, true);
+	// a sample older than the first (out of order) moves the start back: t >= 0
+	var tmin = 0;
+	for (i = 0; i < P.samples; i++) if (times[i] < tmin) tmin = times[i];
+	if (tmin < 0) for (i = 0; i < P.samples; i++) times[i] -= tmin;
 	// children sorted by name, as flame graphs order them
 	children = [];
 	for (i = 0; i <= n; i++) children.push([]);
@@ -65,7 +69,7 @@ function computeCells() {
 	cells = new Int32Array(P.samples);
 	cellN = new Float64Array(nCols * rows); cellWt = new Float64Array(nCols * rows);
 	for (i = 0; i < P.samples; i++) {
-		var t = times[i] < 0 ? 0 : times[i], col = Math.floor(t / NS);
+		var t = times[i], col = Math.floor(t / NS);
 		var c = col * rows + Math.floor((t - col * NS) * rows / NS);
 		cells[i] = c; cellN[c]++; cellWt[c] += weights[i];
 	}
@@ -325,7 +329,8 @@ function init() {
 	heat = el("heat"); hctx = heat.getContext("2d");
 	if (P.time_ns) el("color").options[1].textContent = "time";
 	flameW = Math.max(600, (document.documentElement.clientWidth || 1200) - 40);
-	var d = Math.max(0, times.length ? times[times.length - 1] : 0);
+	var d = 0;
+	for (var i = 0; i < times.length; i++) if (times[i] > d) d = times[i];
 	el("info").textContent = P.samples + " samples" + (P.event ? " of " + P.event : "") + ", " +
 		fmtWeight(Number(P.total)) + ", over " + (d / NS).toFixed(3) + " s.  Drag over cells to select " +
 		"a rectangle, shift-drag for a time range, drag along the seconds axis for whole columns.";
