@@ -14,5 +14,6 @@ int cmd_trace(int argc, char **argv);
 int cmd_symbolize(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_heatmap(int argc, char **argv);
 
 #endif

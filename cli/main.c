@@ -31,6 +31,7 @@ static const struct command commands[] = {
 	{ "record", cmd_record, "run perf record on a command and write a flame graph" },
 	{ "flamegraph", cmd_flamegraph, "render perf.data or folded stacks as an SVG flame graph" },
 	{ "diff", cmd_diff, "render a differential flame graph of two profiles" },
+	{ "heatmap", cmd_heatmap, "write a subsecond-offset heatmap page of perf.data samples" },
 	{ "grind", cmd_grind, "count instructions per call path under Valgrind" },
 	{ "emu", cmd_emu, "profile a RISC-V guest under qemu-riscv64" },
 	{ "trace", cmd_trace, "fold an emulator trace (QEMU exec log or PC dump) offline" },

@@ -1,7 +1,8 @@
 /* jit.c - a workload for the perf oracle tests: runs code from anonymous executable
  * memory (recorded as //anon, shown by perf as /tmp/perf-PID.map) and writes that map
- * file naming it, as JITs do.  x86-64 only.  Usage: jit MAPFILE-DIR [MILLISECONDS of CPU time]
- * (the map file is /tmp/perf-PID.map; its path is printed so the caller can remove it). */
+ * file naming it, as JITs do.  x86-64 only.  Usage: jit [MILLISECONDS of CPU time [NAME]]
+ * (NAME: the code's name in the map file, default jitted_spin_loop; the map file is
+ * /tmp/perf-PID.map; its path is printed so the caller can remove it). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,7 +33,8 @@ int main(int argc, char **argv)
 		perror(path);
 		return 1;
 	}
-	fprintf(f, "%lx %zx jitted_spin_loop\n", (unsigned long)(mem + 0x40), sizeof(code));
+	fprintf(f, "%lx %zx %s\n", (unsigned long)(mem + 0x40), sizeof(code),
+		argc > 2 ? argv[2] : "jitted_spin_loop");
 	fclose(f);
 	printf("%s\n", path);
 	void (*fn)(void) = (void (*)(void))(mem + 0x40);

@@ -1,0 +1,261 @@
+/* cmd_heatmap.c - `tephra heatmap`: a perf.data file's samples as a subsecond-offset
+ * heatmap page with the flame graph of any selection (render/heatmap.h). */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli_files.h"
+#include "cli_report.h"
+#include "commands.h"
+#include "perffold/perf_fold.h"
+#include "render/heatmap.h"
+#include "session/sample_filter.h"
+
+#define WHO "tephra heatmap"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: tephra heatmap [options] [FILE] [-o heatmap.html]\n"
+		"Writes one self-contained HTML page: the samples of perf.data FILE (default\n"
+		"./perf.data; '-' reads a pipe-mode stream) as a heatmap, columns the seconds since\n"
+		"the first sample, rows the offsets within the second; selecting cells shows the\n"
+		"flame graph of exactly their samples, and the selection is kept in the URL.\n"
+		"Folded stacks have no sample times: they are refused.  Without -o the page goes\n"
+		"to standard output, or to ./heatmap.html when that is a terminal.\n\n"
+		"  -o, --output FILE      where to write the page ('-': standard output)\n"
+		"      --title TEXT       the page's title (default: Heatmap)\n"
+		"      --rows N           rows per second at first (default 50: 20 ms cells)\n"
+		"      --event NAME       only this event (default: the first one sampled)\n"
+		"      --weight W         period (default: sum of sample periods) or samples\n"
+		"      --pid, --tid       root is comm-PID, comm-PID/TID (as tephra fold)\n"
+		"      --kernel, --jit, --all, --inline, --compat   frame names as tephra fold\n"
+		"      --only-pid LIST    only samples of these processes  (perf script --pid)\n"
+		"      --only-tid LIST    only samples of these threads    (perf script --tid)\n"
+		"      --comms LIST       only samples of these comms      (perf script --comms)\n"
+		"      --max-stack N      at most N frames per sample (default 127)\n"
+		"      --time RANGES      only samples in these times (perf script --time)\n"
+		"      --strict           damaged input is an error, not a warning\n");
+}
+
+enum { O_TITLE = 256, O_ROWS, O_EVENT, O_WEIGHT, O_PID, O_TID, O_KERNEL, O_JIT, O_ALL,
+       O_INLINE, O_COMPAT, O_ONLY_PID, O_ONLY_TID, O_COMMS, O_MAX_STACK, O_TIME, O_STRICT,
+       O_OFF_CPU, O_WALL };
+
+static enum sample_filter_kind filter_kind(int option)
+{
+	switch (option) {
+	case O_ONLY_PID: return SAMPLE_FILTER_PIDS;
+	case O_ONLY_TID: return SAMPLE_FILTER_TIDS;
+	case O_COMMS: return SAMPLE_FILTER_COMMS;
+	case O_TIME: return SAMPLE_FILTER_TIME;
+	default: return SAMPLE_FILTER_MAX_STACK;
+	}
+}
+
+/* PATH, a file (not "-"), must hold perf.data: folded stacks and perf script text have
+ * no sample times to place.  A directory is left to the reader (perf record --threads).
+ * Returns 0, or 1 after saying why not. */
+static int refuse_non_perf_data(const char *path)
+{
+	struct stat sb;
+	char magic[8];
+	if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode))
+		return 0;
+	FILE *f = fopen(path, "rb");
+	if (!f) {
+		fprintf(stderr, WHO ": %s: cannot open: %s\n", path, strerror(errno));
+		return 1;
+	}
+	size_t got = fread(magic, 1, sizeof(magic), f);
+	fclose(f);
+	if (got == sizeof(magic) && (!memcmp(magic, "PERFILE2", 8) || !memcmp(magic, "2ELIFREP", 8)))
+		return 0;
+	if (!got)
+		fprintf(stderr, WHO ": %s: empty file, not a perf.data file\n", path);
+	else
+		fprintf(stderr, WHO ": %s: not a perf.data file; a heatmap needs each sample's "
+			"time, which folded stacks and other text do not have\n", path);
+	return 1;
+}
+
+int cmd_heatmap(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "title", required_argument, NULL, O_TITLE },
+		{ "rows", required_argument, NULL, O_ROWS },
+		{ "event", required_argument, NULL, O_EVENT },
+		{ "weight", required_argument, NULL, O_WEIGHT },
+		{ "pid", no_argument, NULL, O_PID },
+		{ "tid", no_argument, NULL, O_TID },
+		{ "kernel", no_argument, NULL, O_KERNEL },
+		{ "jit", no_argument, NULL, O_JIT },
+		{ "all", no_argument, NULL, O_ALL },
+		{ "inline", no_argument, NULL, O_INLINE },
+		{ "compat", no_argument, NULL, O_COMPAT },
+		{ "only-pid", required_argument, NULL, O_ONLY_PID },
+		{ "only-tid", required_argument, NULL, O_ONLY_TID },
+		{ "comms", required_argument, NULL, O_COMMS },
+		{ "max-stack", required_argument, NULL, O_MAX_STACK },
+		{ "time", required_argument, NULL, O_TIME },
+		{ "strict", no_argument, NULL, O_STRICT },
+		{ "off-cpu", no_argument, NULL, O_OFF_CPU },
+		{ "wall", no_argument, NULL, O_WALL },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct perf_fold_options o = { 0 };
+	struct perf_fold_info info = { { 0 }, 0, 0 };
+	struct heatmap_opts ho = { NULL, NULL, NULL, 0, 50 };
+	struct tephra_error err = { { 0 } };
+	const char *path = NULL, *output = NULL;
+	int c, option, rc = 2;
+	struct heatmap *h = NULL;
+	while ((c = getopt_long(argc, argv, "o:h", opts, &option)) != -1) {
+		switch (c) {
+		case 'o':
+			output = optarg;
+			break;
+		case O_TITLE:
+			ho.title = optarg;
+			break;
+		case O_ROWS: {
+			char *end;
+			long n = strtol(optarg, &end, 10);
+			if (*end || n < 1 || n > 1000) {
+				fprintf(stderr, WHO ": --rows is a number of rows per second, 1 to 1000\n");
+				goto out;
+			}
+			ho.rows = (unsigned)n;
+			break;
+		}
+		case O_EVENT:
+			if (sample_filter_parse(&o.filter, SAMPLE_FILTER_EVENT, "event", optarg, &err)) {
+				fprintf(stderr, WHO ": %s\n", err.msg);
+				goto out;
+			}
+			break;
+		case O_WEIGHT:
+			if (!strcmp(optarg, "period"))
+				o.weight = PERF_FOLD_WEIGHT_PERIOD;
+			else if (!strcmp(optarg, "samples"))
+				o.weight = PERF_FOLD_WEIGHT_SAMPLES;
+			else {
+				fprintf(stderr, WHO ": --weight is 'period' or 'samples'\n");
+				goto out;
+			}
+			break;
+		case O_PID:
+			if (o.root != FOLD_ROOT_TID)
+				o.root = FOLD_ROOT_PID;
+			break;
+		case O_TID:
+			o.root = FOLD_ROOT_TID;
+			break;
+		case O_KERNEL:
+			o.name_flags |= FOLD_KERNEL;
+			break;
+		case O_JIT:
+			o.name_flags |= FOLD_JIT;
+			break;
+		case O_ALL:
+			o.name_flags |= FOLD_KERNEL | FOLD_JIT;
+			break;
+		case O_INLINE:
+			o.name_flags |= FOLD_INLINED;
+			break;
+		case O_COMPAT:
+			o.compat = 1;
+			break;
+		case O_STRICT:
+			o.strict = 1;
+			break;
+		case O_OFF_CPU:
+		case O_WALL:
+			fprintf(stderr, WHO ": --off-cpu and --wall are not supported: a heatmap "
+				"places on-CPU samples (use tephra fold or flamegraph for them)\n");
+			goto out;
+		case O_ONLY_PID:
+		case O_ONLY_TID:
+		case O_COMMS:
+		case O_MAX_STACK:
+		case O_TIME:
+			if (sample_filter_parse(&o.filter, filter_kind(c), opts[option].name,
+						optarg, &err)) {
+				fprintf(stderr, WHO ": %s\n", err.msg);
+				goto out;
+			}
+			break;
+		case 'h':
+			usage(stdout);
+			rc = 0;
+			goto out;
+		default:
+			usage(stderr);
+			goto out;
+		}
+	}
+	if (optind < argc)
+		path = argv[optind++];
+	if (optind < argc) {
+		usage(stderr);
+		goto out;
+	}
+	if (!path)
+		path = "perf.data";
+	if (!output && isatty(1)) {
+		output = "heatmap.html";
+		fprintf(stderr, WHO ": standard output is a terminal: writing %s\n", output);
+	}
+	int to_stdout = !output || !strcmp(output, "-");
+	if (to_stdout && isatty(1)) {
+		fprintf(stderr, WHO ": not writing a page to a terminal: give -o FILE\n");
+		goto out;
+	}
+	if (!to_stdout && !cli_can_write(output)) {
+		fprintf(stderr, WHO ": %s: cannot write: %s\n", output, strerror(errno));
+		rc = 1;
+		goto out;
+	}
+	rc = 1;
+	if (strcmp(path, "-") && refuse_non_perf_data(path))
+		goto out;
+	o.report = cli_report(isatty(2));
+	o.info = &info;
+	h = heatmap_new();
+	struct stack_sink sink = heatmap_sink(h);
+	if (perf_foreach_stack(path, &o, &sink, &err)) {
+		fprintf(stderr, WHO ": %s\n", err.msg);
+		goto out;
+	}
+	if (!heatmap_samples(h)) {
+		fprintf(stderr, WHO ": %s: no samples to draw%s\n", path,
+			o.filter.pids || o.filter.tids || o.filter.comms || o.filter.event || o.filter.time ? " (after the filters)" : "");
+		goto out;
+	}
+	ho.event = info.event[0] ? info.event : NULL;
+	ho.time_ns = info.time_ns && o.weight == PERF_FOLD_WEIGHT_PERIOD;
+	ho.subtitle = path;
+	FILE *out = to_stdout ? stdout : fopen(output, "w");
+	if (!out) {
+		fprintf(stderr, WHO ": %s: cannot write: %s\n", output, strerror(errno));
+		goto out;
+	}
+	int bad = heatmap_write_html(h, &ho, out);
+	if (to_stdout ? fflush(out) != 0 : fclose(out) != 0)
+		bad = 1;
+	if (bad) {
+		fprintf(stderr, WHO ": writing %s failed\n", to_stdout ? "standard output" : output);
+		goto out;
+	}
+	rc = 0;
+out:
+	heatmap_free(h);
+	sample_filter_free(&o.filter);
+	return rc;
+}
