@@ -18,7 +18,7 @@ pick among the ELF symbols, and in --children mode lists the DWARF name too, as 
 "(inlined)" row over the same frames.  So names are grouped by (object, address) from
 `nm` and `nm -D` of every object in `perf buildid-list` and its /usr/lib/debug/.build-id
 file (binutils, not tephra, is the oracle here); in a group, self percentages add up and
-the total is the largest row's (the rows cover the same frames).  GCC's clones are the
+the total is the largest name's (each covers the same frames; rows of one name add up).  GCC's clones are the
 same case: perf report names the ELF symbol (get_common_indices.constprop.0), perf script
 and tephra the function (get_common_indices), so clone suffixes are dropped.
 Exit 1 with the differences."""
@@ -76,9 +76,36 @@ def canonical(name):
     if base in canon:
         return canon[base], True
     return base, base != name
+
+
 row = re.compile(r"^\s+([\d.]+)%\s+(?:([\d.]+)%\s+)?(?:\[(.)\]\s+)?(.*?)\s*$")
-perf = {}
-renamed = set()  # groups with a renamed member: their rows are one function's
+
+
+def add(rows, name, total, self):
+    """Rows of one name (user and kernel, several objects, several of perf's inline
+    entries) add up."""
+    old = rows.get(name)
+    if old:
+        total = old[0] + total if total is not None else None
+        self = old[1] + self
+    rows[name] = (total, self)
+
+
+def grouped(rows):
+    """Names of one function (canonical()) are one row: self adds up, the total is the
+    largest name's, since each name's rows cover the same frames."""
+    out = {}
+    for name, (total, self) in rows.items():
+        group, _ = canonical(name)
+        old = out.get(group)
+        if old:
+            total = max(old[0], total) if total is not None else None
+            self = old[1] + self
+        out[group] = (total, self)
+    return out
+
+
+perf_raw = {}
 perf_unresolved_self, perf_unresolved_rows = 0.0, 0
 for line in open(perf_text, errors="replace"):
     if line.startswith("#") or not line.strip():
@@ -96,19 +123,10 @@ for line in open(perf_text, errors="replace"):
         perf_unresolved_self += self
         perf_unresolved_rows += 1
         continue
-    name, alias = canonical(name)
-    old = perf.get(name)
-    if alias:
-        renamed.add(name)
-    if old and name in renamed:  # names of one function: the same frames
-        total = max(old[0] or 0, total or 0) if total is not None else None
-        self = old[1] + self
-    elif old:  # one name in several rows (user and kernel, several objects): summed
-        total = (old[0] or 0) + (total or 0) if total is not None else None
-        self = old[1] + self
-    perf[name] = (total, self)
+    add(perf_raw, name, total, self)
+perf = grouped(perf_raw)
 
-ours = {}
+ours_raw = {}
 ours_unresolved_self = 0.0
 for r in doc["rows"]:
     name = r["name"]
@@ -117,12 +135,8 @@ for r in doc["rows"]:
     if name == "[unknown]" or (doc["key"] != "object" and re.fullmatch(r"\[.+\]", name)):
         ours_unresolved_self += r["self_percent"]
         continue
-    name, alias = canonical(name)
-    if alias:
-        renamed.add(name)
-    old = ours.get(name, (0.0, 0.0))
-    total = max(old[0], r["total_percent"]) if name in renamed else old[0] + r["total_percent"]
-    ours[name] = (total, old[1] + r["self_percent"])
+    add(ours_raw, name, r["total_percent"], r["self_percent"])
+ours = grouped(ours_raw)
 
 bad = []
 for name, (total, self) in sorted(perf.items()):
