@@ -16,9 +16,6 @@ int export_source_option(struct perf_fold_options *o, int c, const char *name, c
 {
 	struct tephra_error err = { { 0 } };
 	switch (c) {
-	case EXPORT_O_EVENT:
-		o->event = arg;
-		return 0;
 	case EXPORT_O_INLINE:
 		o->name_flags |= FOLD_INLINED;
 		return 0;
@@ -31,7 +28,8 @@ int export_source_option(struct perf_fold_options *o, int c, const char *name, c
 	default:
 		break;
 	}
-	enum sample_filter_kind k = c == EXPORT_O_ONLY_PID ? SAMPLE_FILTER_PIDS
+	enum sample_filter_kind k = c == EXPORT_O_EVENT ? SAMPLE_FILTER_EVENT
+				    : c == EXPORT_O_ONLY_PID ? SAMPLE_FILTER_PIDS
 				    : c == EXPORT_O_ONLY_TID ? SAMPLE_FILTER_TIDS
 				    : c == EXPORT_O_COMMS ? SAMPLE_FILTER_COMMS
 				    : c == EXPORT_O_TIME ? SAMPLE_FILTER_TIME

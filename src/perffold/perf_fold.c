@@ -90,8 +90,12 @@ static size_t resolve_sample(struct fold_run *r, const struct perf_session_sampl
  * script's text). */
 static int keep_sample(struct fold_run *r, const struct perf_session_sample *ps)
 {
-	if (r->o->filter.event)
-		return 1; /* --event: the session passes only that event's samples */
+	if (r->o->filter.event) { /* --event: the session passes only that event's samples */
+		if (!r->have_event && r->o->export && r->o->export->event)
+			r->o->export->event(r->o->export->ctx, ps->desc->name ? ps->desc->name : "");
+		r->have_event = 1;
+		return 1;
+	}
 	/* A tracepoint's header line ends with its fields, not "event:", so the script
 	 * neither filters it nor takes it as the first event (and weighs it 1). */
 	if (ps->desc->attr.type == PERF_ATTR_TYPE_TRACEPOINT)

@@ -47,6 +47,25 @@ got=$("$TEPHRA" report --json --comms "$comm" "$TEST_TMP/threads.data" | python3
 [ "$want" = "$got" ] && echo "ok: --comms '$comm': $got ns, as perf script --comms" ||
 	fail "--comms '$comm': tephra report's total $got, perf script --comms sums $want"
 
+# --event picks one event of several (perf script's name), as fold does: its total is
+# the sum of that event's periods in perf script, its unit kept; an unknown name fails
+record "$TEST_TMP/two.data" -e cpu-clock -e task-clock -F 2000 -g -- "$WL/recurse"
+for ev in cpu-clock task-clock; do
+	want=$(perf script -i "$TEST_TMP/two.data" -F event,period 2>/dev/null | awk -v e="$ev:" '$2 == e { s += $1 } END { print s + 0 }')
+	got=$("$TEPHRA" report --json --event "$ev" "$TEST_TMP/two.data" | python3 -c 'import json, sys; d = json.load(sys.stdin); print(d["total"], d["unit"])')
+	[ "$got" = "$want nanoseconds" ] && echo "ok: --event $ev: $got, as perf script" ||
+		fail "--event $ev: tephra report says '$got', perf script sums $want (nanoseconds)"
+done
+for cmd in "report" "export -f pprof -o $TEST_TMP/bogus.pb.gz"; do
+	# shellcheck disable=SC2086
+	if "$TEPHRA" $cmd --event bogus "$TEST_TMP/two.data" >/dev/null 2>"$TEST_TMP/bogus.err"; then
+		fail "$cmd --event bogus accepted"
+	else
+		grep -q "no event 'bogus'.*cpu-clock" "$TEST_TMP/bogus.err" ||
+			fail "$cmd --event bogus: $(head -n 1 "$TEST_TMP/bogus.err")"
+	fi
+done
+
 cc -O2 -g -o "$TEST_TMP/inlines" "$TOP/tests/fold-dwarf/inlines.c" || exit 1
 record "$TEST_TMP/dw.data" -e cpu-clock --call-graph dwarf -D 20 -- "$TEST_TMP/inlines" 5000000
 check dwarf-self "$TEST_TMP/dw.data" self --sort sym -- -s sym
