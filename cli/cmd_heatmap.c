@@ -11,6 +11,7 @@
 #include "cli_files.h"
 #include "cli_report.h"
 #include "commands.h"
+#include "export_source.h"
 #include "perffold/perf_fold.h"
 #include "render/heatmap.h"
 #include "session/sample_filter.h"
@@ -30,32 +31,15 @@ static void usage(FILE *f)
 		"  -o, --output FILE      where to write the page ('-': standard output)\n"
 		"      --title TEXT       the page's title (default: Heatmap)\n"
 		"      --rows N           rows per second at first (default 50: 20 ms cells)\n"
-		"      --event NAME       only this event (default: the first one sampled)\n"
 		"      --weight W         period (default: sum of sample periods) or samples\n"
 		"      --pid, --tid       root is comm-PID, comm-PID/TID (as tephra fold)\n"
-		"      --kernel, --jit, --all, --inline, --compat   frame names as tephra fold\n"
-		"      --only-pid LIST    only samples of these processes  (perf script --pid)\n"
-		"      --only-tid LIST    only samples of these threads    (perf script --tid)\n"
-		"      --comms LIST       only samples of these comms      (perf script --comms)\n"
-		"      --max-stack N      at most N frames per sample (default 127)\n"
-		"      --time RANGES      only samples in these times (perf script --time)\n"
-		"      --strict           damaged input is an error, not a warning\n");
+		"      --all, --compat    --kernel --jit; names as tephra fold --compat\n"
+		"      --strict           damaged input is an error, not a warning\n"
+		EXPORT_SOURCE_HELP);
 }
 
-enum { O_TITLE = 256, O_ROWS, O_EVENT, O_WEIGHT, O_PID, O_TID, O_KERNEL, O_JIT, O_ALL,
-       O_INLINE, O_COMPAT, O_ONLY_PID, O_ONLY_TID, O_COMMS, O_MAX_STACK, O_TIME, O_STRICT,
-       O_OFF_CPU, O_WALL };
-
-static enum sample_filter_kind filter_kind(int option)
-{
-	switch (option) {
-	case O_ONLY_PID: return SAMPLE_FILTER_PIDS;
-	case O_ONLY_TID: return SAMPLE_FILTER_TIDS;
-	case O_COMMS: return SAMPLE_FILTER_COMMS;
-	case O_TIME: return SAMPLE_FILTER_TIME;
-	default: return SAMPLE_FILTER_MAX_STACK;
-	}
-}
+enum { O_TITLE = 256, O_ROWS, O_WEIGHT, O_PID, O_TID, O_ALL, O_COMPAT, O_STRICT, O_OFF_CPU,
+       O_WALL };
 
 /* PATH, a file (not "-"), must hold perf.data: folded stacks and perf script text have
  * no sample times to place.  A directory is left to the reader (perf record --threads).
@@ -89,20 +73,12 @@ int cmd_heatmap(int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' },
 		{ "title", required_argument, NULL, O_TITLE },
 		{ "rows", required_argument, NULL, O_ROWS },
-		{ "event", required_argument, NULL, O_EVENT },
+		EXPORT_SOURCE_LONG_OPTIONS,
 		{ "weight", required_argument, NULL, O_WEIGHT },
 		{ "pid", no_argument, NULL, O_PID },
 		{ "tid", no_argument, NULL, O_TID },
-		{ "kernel", no_argument, NULL, O_KERNEL },
-		{ "jit", no_argument, NULL, O_JIT },
 		{ "all", no_argument, NULL, O_ALL },
-		{ "inline", no_argument, NULL, O_INLINE },
 		{ "compat", no_argument, NULL, O_COMPAT },
-		{ "only-pid", required_argument, NULL, O_ONLY_PID },
-		{ "only-tid", required_argument, NULL, O_ONLY_TID },
-		{ "comms", required_argument, NULL, O_COMMS },
-		{ "max-stack", required_argument, NULL, O_MAX_STACK },
-		{ "time", required_argument, NULL, O_TIME },
 		{ "strict", no_argument, NULL, O_STRICT },
 		{ "off-cpu", no_argument, NULL, O_OFF_CPU },
 		{ "wall", no_argument, NULL, O_WALL },
@@ -134,12 +110,6 @@ int cmd_heatmap(int argc, char **argv)
 			ho.rows = (unsigned)n;
 			break;
 		}
-		case O_EVENT:
-			if (sample_filter_parse(&o.filter, SAMPLE_FILTER_EVENT, "event", optarg, &err)) {
-				fprintf(stderr, WHO ": %s\n", err.msg);
-				goto out;
-			}
-			break;
 		case O_WEIGHT:
 			if (!strcmp(optarg, "period"))
 				o.weight = PERF_FOLD_WEIGHT_PERIOD;
@@ -157,17 +127,8 @@ int cmd_heatmap(int argc, char **argv)
 		case O_TID:
 			o.root = FOLD_ROOT_TID;
 			break;
-		case O_KERNEL:
-			o.name_flags |= FOLD_KERNEL;
-			break;
-		case O_JIT:
-			o.name_flags |= FOLD_JIT;
-			break;
 		case O_ALL:
 			o.name_flags |= FOLD_KERNEL | FOLD_JIT;
-			break;
-		case O_INLINE:
-			o.name_flags |= FOLD_INLINED;
 			break;
 		case O_COMPAT:
 			o.compat = 1;
@@ -180,22 +141,16 @@ int cmd_heatmap(int argc, char **argv)
 			fprintf(stderr, WHO ": --off-cpu and --wall are not supported: a heatmap "
 				"places on-CPU samples (use tephra fold or flamegraph for them)\n");
 			goto out;
-		case O_ONLY_PID:
-		case O_ONLY_TID:
-		case O_COMMS:
-		case O_MAX_STACK:
-		case O_TIME:
-			if (sample_filter_parse(&o.filter, filter_kind(c), opts[option].name,
-						optarg, &err)) {
-				fprintf(stderr, WHO ": %s\n", err.msg);
-				goto out;
-			}
-			break;
 		case 'h':
 			usage(stdout);
 			rc = 0;
 			goto out;
 		default:
+			if (c >= EXPORT_O_EVENT && c <= EXPORT_O_TIME) {
+				if (export_source_option(&o, c, opts[option].name, optarg, WHO))
+					goto out;
+				break;
+			}
 			usage(stderr);
 			goto out;
 		}
