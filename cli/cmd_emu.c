@@ -18,6 +18,10 @@
 #include "flame_cli.h"
 #include "cli_files.h"
 #include "companion.h"
+#include "export/export_profile.h"
+#include "export_source.h"
+#include "trace/guest_elf.h"
+#include "trace/trace_export.h"
 
 static const char usage_text[] =
 	"usage: tephra emu [options] -- [qemu-riscv64 [qemu options]] GUEST [args]\n"
@@ -29,6 +33,9 @@ static const char usage_text[] =
 	"\n"
 	"  -o, --output FILE     folded output (default: GUEST's name + .folded in the\n"
 	"                        current directory); the SVG goes next to it (.svg)\n"
+	"  -f, --format FORMAT   write -o as folded (the default) or " EXPORT_FORMAT_HELP ",\n"
+	"                        with addresses, inline chains and source lines; no SVG\n"
+	"                        [GUEST.pb.gz, GUEST.callgrind, GUEST.speedscope.json]\n"
 	"      --raw             frames as hex addresses (call sites; leaf = executing pc),\n"
 	"                        for `tephra symbolize`; no SVG\n"
 	"      --budget N        stop the guest after exactly N instructions\n"
@@ -75,6 +82,46 @@ static int write_svg(const char *folded, const char *svg, const char *guest)
 	return flame_cli_graph_file(&c, folded);
 }
 
+/* The raw stacks in RAW_PATH of GUEST written as FORMAT to PATH (NAME the profile's).
+ * Returns 0, or 1 having printed why. */
+static int export_guest(const char *raw_path, const char *guest, int format, const char *path,
+			const char *name)
+{
+	struct tephra_error err = { { 0 } };
+	struct guest_elf g;
+	if (guest_elf_open(&g, guest, &err) != 0) {
+		fprintf(stderr, "tephra emu: %s\n", err.msg);
+		return 1;
+	}
+	struct guest_dwarf *dw = guest_dwarf_open(guest, &err);
+	FILE *in = fopen(raw_path, "r");
+	int rc = 1;
+	if (dw && in) {
+		struct export_profile *p = export_profile_new(format == EXPORT_FORMAT_SPEEDSCOPE);
+		struct export_sink sink = export_profile_sink(p);
+		export_profile_set_unit(p, "instructions");
+		char abs[PATH_MAX];
+		struct trace_export *x = trace_export_new(realpath(guest, abs) ? abs : guest,
+							  &g.syms, dw, &sink);
+		int read_rc = trace_export_read(x, in, raw_path, &err);
+		trace_export_finish(x);
+		if (read_rc)
+			fprintf(stderr, "tephra emu: %s\n", err.msg);
+		else
+			rc = export_format_write(p, format, path, name, 0, "tephra emu");
+		export_profile_free(p);
+	} else if (!dw) {
+		fprintf(stderr, "tephra emu: %s\n", err.msg);
+	} else {
+		fprintf(stderr, "tephra emu: %s: %s\n", raw_path, strerror(errno));
+	}
+	if (in)
+		fclose(in);
+	guest_dwarf_close(dw);
+	guest_elf_close(&g);
+	return rc;
+}
+
 /* A count of instructions: 1 to 19 digits, so that it fits in 64 bits. */
 static int is_count(const char *s)
 {
@@ -93,6 +140,7 @@ int cmd_emu(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "output", required_argument, NULL, 'o' },
+		{ "format", required_argument, NULL, 'f' },
 		{ "raw", no_argument, NULL, OPT_RAW },
 		{ "budget", required_argument, NULL, OPT_BUDGET },
 		{ "checkpoint", required_argument, NULL, OPT_CHECKPOINT },
@@ -104,11 +152,16 @@ int cmd_emu(int argc, char **argv)
 	};
 	const char *output = NULL, *budget = NULL, *checkpoint = NULL;
 	char *plugin = NULL;
-	int raw = 0, nest = 0, no_svg = 0, c;
+	int raw = 0, nest = 0, no_svg = 0, format = EXPORT_FORMAT_FOLDED, c;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+o:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+o:f:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'o': output = optarg; break;
+		case 'f':
+			format = export_format_parse(optarg, 1, "tephra emu");
+			if (format < 0)
+				return 2;
+			break;
 		case OPT_RAW: raw = 1; break;
 		case OPT_BUDGET: budget = optarg; break;
 		case OPT_CHECKPOINT: checkpoint = optarg; break;
@@ -125,6 +178,11 @@ int cmd_emu(int argc, char **argv)
 	}
 	if (checkpoint && !is_count(checkpoint)) {
 		fprintf(stderr, "tephra emu: --checkpoint wants a number of instructions, not '%s'\n", checkpoint);
+		return 2;
+	}
+	/* the export is made from the raw stacks, once, at the end */
+	if (format != EXPORT_FORMAT_FOLDED && (raw || checkpoint)) {
+		fprintf(stderr, "tephra emu: --format: not with %s\n", raw ? "--raw" : "--checkpoint");
 		return 2;
 	}
 	if (output && !*output) {
@@ -165,11 +223,27 @@ int cmd_emu(int argc, char **argv)
 		return 1;
 	}
 	const char *gbase = strrchr(guest, '/') ? strrchr(guest, '/') + 1 : guest;
-	char *folded = output ? xstrdup(output) : with_suffix(gbase, "", ".folded");
+	char *folded = output ? xstrdup(output) : export_format_file_name(format, gbase);
 	char *svg = with_suffix(folded, ".folded", ".svg");
 	struct strbuf parg = STRBUF_INIT;
 	char **qargv = NULL;
 	int rc = 0;
+	char tmpdir[PATH_MAX] = "";
+	char *export_path = NULL;
+	if (format != EXPORT_FORMAT_FOLDED) {
+		/* the plugin writes the raw stacks in a directory of ours */
+		const char *tmp = getenv("TMPDIR");
+		snprintf(tmpdir, sizeof(tmpdir), "%s/tephra-emu.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+		if (!mkdtemp(tmpdir)) {
+			fprintf(stderr, "tephra emu: %s: %s\n", tmpdir, strerror(errno));
+			tmpdir[0] = 0;
+			rc = 1;
+			goto out;
+		}
+		export_path = folded;
+		folded = with_suffix(tmpdir, "", "/raw.folded");
+		raw = 1;
+	}
 	if (!plugin) {
 		char path[PATH_MAX];
 		struct tephra_error err;
@@ -225,7 +299,8 @@ int cmd_emu(int argc, char **argv)
 	}
 	if (sig)
 		fprintf(stderr, "tephra emu: the guest was killed by signal %d (%s); %s holds the "
-				"profile up to that point\n", sig, strsignal(sig), folded);
+				"profile up to that point\n", sig, strsignal(sig),
+			export_path ? export_path : folded);
 	struct stat sst;
 	if (stat(folded, &sst) != 0) {
 		fprintf(stderr, "tephra emu: the plugin wrote no profile (%s)\n", folded);
@@ -233,7 +308,12 @@ int cmd_emu(int argc, char **argv)
 			rc = 1;
 		goto out;
 	}
-	if (!raw && !no_svg) {
+	if (export_path) {
+		if (export_guest(folded, guest, format, export_path, gbase) == 0)
+			fprintf(stderr, "tephra emu: wrote %s\n", export_path);
+		else if (!rc)
+			rc = 1;
+	} else if (!raw && !no_svg) {
 		if (write_svg(folded, svg, gbase) == 0)
 			fprintf(stderr, "tephra emu: wrote %s and %s\n", folded, svg);
 		else if (!rc)
@@ -242,6 +322,11 @@ int cmd_emu(int argc, char **argv)
 		fprintf(stderr, "tephra emu: wrote %s\n", folded);
 	}
 out:
+	if (tmpdir[0]) {
+		remove(folded);
+		rmdir(tmpdir);
+	}
+	free(export_path);
 	free(qargv);
 	strbuf_release(&parg);
 	free(folded);

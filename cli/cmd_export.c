@@ -1,6 +1,5 @@
 /* cmd_export.c - `tephra export`: a profile in the formats other tools read (pprof,
  * speedscope, callgrind), written by the export stage (src/export/). */
-#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,15 +18,11 @@ static void usage(FILE *f)
 		"Writes the samples of FILE (perf.data, default ./perf.data; or folded stacks,\n"
 		"'-' for standard input) as FORMAT, keeping what FILE has: threads, objects,\n"
 		"addresses, inline chains and source lines (folded text: names only).\n\n"
-		"  -f, --format FORMAT    pprof (gzip-compressed profile.proto: go tool pprof,\n"
-		"                         Pyroscope, Parca), callgrind (KCachegrind,\n"
-		"                         callgrind_annotate), speedscope (JSON: a profile per\n"
-		"                         thread, samples in time order)\n"
+		"  -f, --format FORMAT    " EXPORT_FORMAT_HELP ": a profile\n"
+		"                         per thread, samples in time order\n"
 		"  -o, --output OUT       the file to write ('-': standard output)\n"
 		EXPORT_SOURCE_HELP);
 }
-
-enum export_format { FORMAT_PPROF, FORMAT_CALLGRIND, FORMAT_SPEEDSCOPE };
 
 int cmd_export(int argc, char **argv)
 {
@@ -68,41 +63,15 @@ int cmd_export(int argc, char **argv)
 		usage(stderr);
 		goto out;
 	}
-	enum export_format fmt;
-	if (!strcmp(format, "pprof")) {
-		fmt = FORMAT_PPROF;
-	} else if (!strcmp(format, "callgrind")) {
-		fmt = FORMAT_CALLGRIND;
-	} else if (!strcmp(format, "speedscope")) {
-		fmt = FORMAT_SPEEDSCOPE;
-	} else {
-		fprintf(stderr, WHO ": unknown format '%s' (pprof, callgrind, speedscope)\n", format);
+	int fmt = export_format_parse(format, 0, WHO);
+	if (fmt < 0)
 		goto out;
-	}
 	/* speedscope keeps every sample's time */
-	struct export_profile *p = export_profile_new(fmt == FORMAT_SPEEDSCOPE);
-	struct export_write_options wo = { 0, 0 };
-	rc = export_source_load(path, &o, p, &wo.time_nanos, WHO);
-	if (!rc) {
-		FILE *out = strcmp(out_path, "-") ? fopen(out_path, "wb") : stdout;
-		struct tephra_error err = { { 0 } };
-		if (!out) {
-			fprintf(stderr, WHO ": %s: cannot create: %s\n", out_path, strerror(errno));
-			rc = 1;
-		} else {
-			int wrc = fmt == FORMAT_PPROF	  ? export_write_pprof(p, &wo, out, &err)
-				  : fmt == FORMAT_CALLGRIND ? export_write_callgrind(p, out, &err)
-							    : export_write_speedscope(p, path, out, &err);
-			if (wrc) {
-				fprintf(stderr, WHO ": %s: %s\n", out_path, err.msg);
-				rc = 1;
-			}
-			if ((out == stdout ? fflush(out) : fclose(out)) != 0 && !rc) {
-				fprintf(stderr, WHO ": %s: write error: %s\n", out_path, strerror(errno));
-				rc = 1;
-			}
-		}
-	}
+	struct export_profile *p = export_profile_new(fmt == EXPORT_FORMAT_SPEEDSCOPE);
+	int64_t time_nanos = 0;
+	rc = export_source_load(path, &o, p, &time_nanos, WHO);
+	if (!rc)
+		rc = export_format_write(p, fmt, out_path, path, time_nanos, WHO);
 	export_profile_free(p);
 out:
 	sample_filter_free(&o.filter);

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "base/error.h"
+#include "export/export_profile.h"
 #include "fold/fold_table.h"
 
 #include "child.h"
@@ -25,6 +26,7 @@
 #include "flame_cli.h"
 #include "cli_files.h"
 #include "companion.h"
+#include "export_source.h"
 #include "grind_procs.h"
 
 #define TOOL_NAME "tephragrind"
@@ -38,6 +40,8 @@ struct grind_args {
 	int quiet;
 	int no_children;         /* --no-children: exec'd programs are not followed */
 	int with_pid;            /* --pid: roots "comm-PID" instead of "comm" */
+	int format;              /* -f: enum export_format */
+	char *default_output;    /* -o's default for a format other than folded */
 };
 
 static void usage(FILE *f)
@@ -48,6 +52,8 @@ static void usage(FILE *f)
 "path; writes folded stacks and a flame graph.\n\n"
 "  -o, --output=FILE       folded stacks [grind.folded]; %%p in FILE: one file per\n"
 "                          process, %%p replaced by its pid\n"
+"  -f, --format=FORMAT     write -o as folded (the default) or " EXPORT_FORMAT_HELP "\n"
+"                          [grind.pb.gz, grind.callgrind, grind.speedscope.json]\n"
 "      --svg=FILE          flame graph [grind.svg]\n"
 "      --no-svg            write only the folded stacks\n"
 "      --skip-obj=PATTERN  functions of objects matching PATTERN (glob on path or base\n"
@@ -253,6 +259,7 @@ static int parse_args(struct grind_args *a, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "output", required_argument, NULL, 'o' },
+		{ "format", required_argument, NULL, 'f' },
 		{ "svg", required_argument, NULL, OPT_SVG },
 		{ "no-svg", no_argument, NULL, OPT_NO_SVG },
 		{ "skip-obj", required_argument, NULL, OPT_SKIP },
@@ -280,7 +287,8 @@ static int parse_args(struct grind_args *a, int argc, char **argv)
 	int c;
 	optind = 1;
 	/* '+': stop at the program's name, its options are its own. */
-	while ((c = getopt_long(argc, argv, "+o:qh", longopts, NULL)) != -1) {
+	const char *output = NULL;
+	while ((c = getopt_long(argc, argv, "+o:f:qh", longopts, NULL)) != -1) {
 		for (size_t i = 0; i < sizeof(choices) / sizeof(choices[0]); i++) {
 			if (c == choices[i].code && strcmp(optarg, choices[i].a) &&
 			    strcmp(optarg, choices[i].b)) {
@@ -312,7 +320,12 @@ static int parse_args(struct grind_args *a, int argc, char **argv)
 			return 2;
 		}
 		switch (c) {
-		case 'o': a->folded = optarg; break;
+		case 'o': output = optarg; break;
+		case 'f':
+			a->format = export_format_parse(optarg, 1, "tephra grind");
+			if (a->format < 0)
+				return 2;
+			break;
 		case OPT_SVG: a->svg = optarg; break;
 		case OPT_NO_SVG: a->svg = NULL; break;
 		case OPT_SKIP: add_tool_opt(a, "--skip-obj=%s", optarg); break;
@@ -346,6 +359,22 @@ static int parse_args(struct grind_args *a, int argc, char **argv)
 			"profile: not with --no-children\n");
 		return 2;
 	}
+	if (a->format != EXPORT_FORMAT_FOLDED) {
+		/* the export is made of the merged processes, which --no-children does not
+		 * have, and is one file */
+		if (a->no_children) {
+			fprintf(stderr, "tephra grind: --format: not with --no-children\n");
+			return 2;
+		}
+		if (output && strstr(output, "%p")) {
+			fprintf(stderr, "tephra grind: --format: one file, no %%p in -o\n");
+			return 2;
+		}
+		if (!output)
+			output = a->default_output = export_format_file_name(a->format, "grind");
+	}
+	if (output)
+		a->folded = output;
 	if (a->quiet)
 		add_tool_opt(a, "%s", "--summary=no");
 	return -1;
@@ -401,6 +430,38 @@ static void warn_untraced(const struct grind_procs *p, int no_children)
 			"--trace-children-skip names");
 }
 
+/* One stack of a process's table (line_to_export's argument). */
+struct image_export {
+	struct export_profile *profile;
+	uint32_t thread;
+};
+
+static int line_to_export(void *arg, const char *stack, size_t len, uint64_t weight)
+{
+	struct image_export *x = arg;
+	export_profile_add_named(x->profile, x->thread, stack, len, weight);
+	return 0;
+}
+
+/* The processes' stacks written as FORMAT to PATH: a process is a thread of the export
+ * (pid, no tid: the tool merges a process's threads; its comm), not a root frame; the
+ * weights are instructions.  Returns 0 or -1. */
+static int export_processes(const struct grind_procs *p, int format, const char *path,
+			    const char *prog)
+{
+	struct export_profile *prof = export_profile_new(format == EXPORT_FORMAT_SPEEDSCOPE);
+	struct export_sink sink = export_profile_sink(prof);
+	export_profile_set_unit(prof, "instructions");
+	for (size_t i = 0; i < p->nimages; i++) {
+		struct image_export x = { prof, (uint32_t)i };
+		sink.thread(sink.ctx, x.thread, p->images[i].pid, -1, p->images[i].comm);
+		fold_table_each_line(p->images[i].stacks, line_to_export, &x);
+	}
+	int rc = export_format_write(prof, format, path, prog, 0, "tephra grind");
+	export_profile_free(prof);
+	return rc ? -1 : 0;
+}
+
 /* The files of every process in DIR merged into the profile (FOLDED_ABS, or a file per
  * process when it holds %p) and the graph; prints the summary.  Returns 0 or -1. */
 static int merge_processes(const struct grind_args *a, const char *dir, const char *folded_abs,
@@ -431,7 +492,15 @@ static int merge_processes(const struct grind_args *a, const char *dir, const ch
 	struct fold_table *all = grind_procs_merge(&p, -1, a->with_pid);
 	char path[PATH_MAX];
 	const char *graph_input = folded_abs;
-	if (strstr(folded_abs, "%p")) {
+	if (a->format != EXPORT_FORMAT_FOLDED) {
+		ret = export_processes(&p, a->format, folded_abs, prog);
+		/* the graph is drawn from the folded stacks, in our directory */
+		if (path_join(path, sizeof(path), dir, "all.folded") != 0) {
+			fprintf(stderr, "tephra grind: %s: path too long\n", dir);
+			ret = -1;
+		}
+		graph_input = path;
+	} else if (strstr(folded_abs, "%p")) {
 		for (size_t i = 0; i < p.nimages && ret == 0; i++) {
 			int pid = p.images[i].pid, seen = 0;
 			for (size_t j = 0; j < i; j++)
@@ -584,5 +653,6 @@ int cmd_grind(int argc, char **argv)
 	for (size_t i = 0; i < a.ntool_opts; i++)
 		free(a.tool_opts[i]);
 	free(a.tool_opts);
+	free(a.default_output);
 	return rc;
 }

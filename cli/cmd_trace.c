@@ -3,8 +3,10 @@
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "commands.h"
+#include "export_source.h"
 #include "tephra/trace.h"
 #include "trace/trace_internal.h"
 #include "trace/trace_readers.h"
@@ -20,20 +22,42 @@ static const char usage_text[] =
 	"\"-\" reads standard input (a QEMU log unless --format pcs).\n"
 	"\n"
 	"  -e, --elf GUEST       the guest executable (symbols and instruction bytes)\n"
-	"  -o, --output FILE     folded output (default: standard output)\n"
-	"      --format F        qemu-log or pcs (default: guessed from the content)\n"
+	"  -o, --output FILE     the output (default: standard output)\n"
+	"  -f, --format FORMAT   write the output as folded (the default) or\n"
+	"                        " EXPORT_FORMAT_HELP ",\n"
+	"                        with addresses, inline chains and source lines\n"
+	"      --input-format F  TRACE is qemu-log or pcs (default: guessed from the\n"
+	"                        content; --format qemu-log|pcs says it too)\n"
 	"      --raw             frames as hex addresses (call sites; leaf = executing pc)\n"
 	"      --nest-tail       show tail-called functions under their tail-caller\n"
 	"  -h, --help            this text\n";
 
 enum { OPT_FORMAT = 1, OPT_RAW, OPT_NEST };
 
+/* T's profile written as FORMAT to PATH ("-": standard output).  Returns 0, or 1
+ * having printed why. */
+static int export_trace(struct tephra_trace *t, const char *format, const char *path)
+{
+	FILE *out = strcmp(path, "-") ? fopen(path, "wb") : stdout;
+	if (!out) {
+		fprintf(stderr, "tephra trace: %s: %m\n", path);
+		return 1;
+	}
+	int rc = tephra_trace_write_profile(t, format, out);
+	if ((out != stdout ? fclose(out) : 0) != 0)
+		rc = -1;
+	if (rc)
+		fprintf(stderr, "tephra trace: %s: write error\n", path);
+	return rc ? 1 : 0;
+}
+
 int cmd_trace(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "elf", required_argument, NULL, 'e' },
 		{ "output", required_argument, NULL, 'o' },
-		{ "format", required_argument, NULL, OPT_FORMAT },
+		{ "format", required_argument, NULL, 'f' },
+		{ "input-format", required_argument, NULL, OPT_FORMAT },
 		{ "raw", no_argument, NULL, OPT_RAW },
 		{ "nest-tail", no_argument, NULL, OPT_NEST },
 		{ "help", no_argument, NULL, 'h' },
@@ -42,19 +66,27 @@ int cmd_trace(int argc, char **argv)
 	const char *elf = NULL, *output = NULL;
 	enum trace_format fmt = TRACE_FORMAT_AUTO;
 	struct tephra_trace_options to = { 0, 0 };
-	int c;
+	int c, out_format = EXPORT_FORMAT_FOLDED;
+	const char *out_format_name = "folded";
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "e:o:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "e:o:f:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'e': elf = optarg; break;
 		case 'o': output = optarg; break;
+		case 'f':
 		case OPT_FORMAT:
+			/* --format names the trace's kind too, as it did before the exports
+			 * (the two sets of names are apart) */
 			if (!strcmp(optarg, "qemu-log"))
 				fmt = TRACE_FORMAT_QEMU_LOG;
 			else if (!strcmp(optarg, "pcs"))
 				fmt = TRACE_FORMAT_PCS;
+			else if (c == 'f' && (out_format = export_format_parse(optarg, 1, NULL)) >= 0)
+				out_format_name = optarg;
 			else {
-				fprintf(stderr, "tephra trace: --format is qemu-log or pcs, not '%s'\n", optarg);
+				fprintf(stderr, "tephra trace: %s is %sqemu-log or pcs, not '%s'\n",
+					c == 'f' ? "--format" : "--input-format",
+					c == 'f' ? "folded, pprof, callgrind, speedscope, " : "", optarg);
 				return 2;
 			}
 			break;
@@ -66,6 +98,11 @@ int cmd_trace(int argc, char **argv)
 	}
 	if (!elf || optind + 1 != argc) {
 		fputs(usage_text, stderr);
+		return 2;
+	}
+	if (out_format != EXPORT_FORMAT_FOLDED && !output && isatty(1)) {
+		fprintf(stderr, "tephra trace: --format: a profile is not written to a terminal "
+			"(-o FILE)\n");
 		return 2;
 	}
 	const char *path = argv[optind];
@@ -99,17 +136,21 @@ int cmd_trace(int argc, char **argv)
 		tephra_trace_free(t);
 		return 1;
 	}
-	FILE *out = output ? fopen(output, "w") : stdout;
-	if (!out) {
-		fprintf(stderr, "tephra trace: %s: %m\n", output);
-		tephra_trace_free(t);
-		return 1;
+	if (out_format != EXPORT_FORMAT_FOLDED) {
+		rc = export_trace(t, out_format_name, output ? output : "-");
+	} else {
+		FILE *out = output ? fopen(output, "w") : stdout;
+		if (!out) {
+			fprintf(stderr, "tephra trace: %s: %m\n", output);
+			tephra_trace_free(t);
+			return 1;
+		}
+		rc = tephra_trace_write_folded(t, out);
+		if ((output ? fclose(out) : fflush(out)) != 0)
+			rc = -1;
+		if (rc != 0)
+			fprintf(stderr, "tephra trace: %s: write error\n", output ? output : "<stdout>");
 	}
-	rc = tephra_trace_write_folded(t, out);
-	if ((output ? fclose(out) : fflush(out)) != 0)
-		rc = -1;
-	if (rc != 0)
-		fprintf(stderr, "tephra trace: %s: write error\n", output ? output : "<stdout>");
 	struct tephra_trace_counts counts;
 	tephra_trace_counts(t, &counts);
 	char line[400];

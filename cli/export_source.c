@@ -9,7 +9,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/strbuf.h"
 #include "cli_report.h"
+#include "export/export_write.h"
 
 int export_source_option(struct perf_fold_options *o, int c, const char *name, const char *arg,
 			 const char *who)
@@ -99,4 +101,54 @@ int export_source_load(const char *path, const struct perf_fold_options *o,
 		return 1;
 	}
 	return 0;
+}
+
+int export_format_parse(const char *name, int with_folded, const char *who)
+{
+	if (!strcmp(name, "pprof"))
+		return EXPORT_FORMAT_PPROF;
+	if (!strcmp(name, "callgrind"))
+		return EXPORT_FORMAT_CALLGRIND;
+	if (!strcmp(name, "speedscope"))
+		return EXPORT_FORMAT_SPEEDSCOPE;
+	if (with_folded && !strcmp(name, "folded"))
+		return EXPORT_FORMAT_FOLDED;
+	if (who)
+		fprintf(stderr, "%s: unknown format '%s' (%spprof, callgrind, speedscope)\n", who,
+			name, with_folded ? "folded, " : "");
+	return -1;
+}
+
+char *export_format_file_name(enum export_format f, const char *stem)
+{
+	static const char *const ending[] = { ".folded", ".pb.gz", ".callgrind", ".speedscope.json" };
+	struct strbuf sb = STRBUF_INIT;
+	strbuf_addstr(&sb, stem);
+	strbuf_addstr(&sb, ending[f]);
+	return sb.buf;
+}
+
+int export_format_write(const struct export_profile *p, enum export_format f, const char *path,
+			const char *name, int64_t time_nanos, const char *who)
+{
+	FILE *out = strcmp(path, "-") ? fopen(path, "wb") : stdout;
+	struct tephra_error err = { { 0 } };
+	struct export_write_options wo = { time_nanos, 0 };
+	int rc = 0;
+	if (!out) {
+		fprintf(stderr, "%s: %s: cannot create: %s\n", who, path, strerror(errno));
+		return 1;
+	}
+	int wrc = f == EXPORT_FORMAT_PPROF	? export_write_pprof(p, &wo, out, &err)
+		  : f == EXPORT_FORMAT_CALLGRIND ? export_write_callgrind(p, out, &err)
+						 : export_write_speedscope(p, name, out, &err);
+	if (wrc) {
+		fprintf(stderr, "%s: %s: %s\n", who, path, err.msg);
+		rc = 1;
+	}
+	if ((out == stdout ? fflush(out) : fclose(out)) != 0 && !rc) {
+		fprintf(stderr, "%s: %s: write error: %s\n", who, path, strerror(errno));
+		rc = 1;
+	}
+	return rc;
 }

@@ -45,4 +45,23 @@ int export_source_option(struct perf_fold_options *o, int c, const char *name, c
 int export_source_load(const char *path, const struct perf_fold_options *o,
 		       struct export_profile *p, int64_t *time_nanos, const char *who);
 
+/* The formats `tephra export` writes, and `grind`, `emu` and `trace` with -f/--format
+ * (folded: what those write without it). */
+enum export_format { EXPORT_FORMAT_FOLDED, EXPORT_FORMAT_PPROF, EXPORT_FORMAT_CALLGRIND,
+		     EXPORT_FORMAT_SPEEDSCOPE };
+#define EXPORT_FORMAT_HELP                                                                \
+	"pprof (gzip-compressed profile.proto: go tool pprof,\n"                           \
+	"                         Pyroscope, Parca), callgrind (KCachegrind,\n"              \
+	"                         callgrind_annotate), speedscope (JSON)"
+/* The format NAME names ("folded" only when WITH_FOLDED), or -1 having printed why
+ * (WHO the command; NULL: print nothing). */
+int export_format_parse(const char *name, int with_folded, const char *who);
+/* STEM with the usual file name ending of format F ("grind" → "grind.pb.gz"); malloc'd. */
+char *export_format_file_name(enum export_format f, const char *stem);
+/* Writes P as F (not folded) to PATH ("-": standard output); NAME names the profile
+ * (speedscope), TIME_NANOS when it was taken (0: unknown).  Returns 0, or 1 having
+ * printed the error. */
+int export_format_write(const struct export_profile *p, enum export_format f, const char *path,
+			const char *name, int64_t time_nanos, const char *who);
+
 #endif

@@ -103,6 +103,16 @@ typedef int (*tephra_folded_fn)(void *ctx, const char *stack, size_t len, uint64
  * FN stopped it. */
 int tephra_trace_each_folded(struct tephra_trace *t, tephra_folded_fn fn, void *ctx);
 
+/* Writes the profile of all threads in another tool's format to OUT and flushes it:
+ * FORMAT "pprof" (gzip-compressed profile.proto: go tool pprof, Pyroscope, Parca),
+ * "callgrind" (KCachegrind, callgrind_annotate) or "speedscope" (JSON).  Every address is
+ * kept (callers' call sites, the leaf's pc, as in raw mode), named by the tracer's
+ * symbols; for a tracer made by tephra_trace_new_elf each is in that ELF (its path and
+ * GNU build-id) with the inline chain and source lines of its DWARF.  Weights are
+ * instructions; threads are not told apart.  Returns 0, or -1 (an unknown FORMAT, a
+ * write error). */
+int tephra_trace_write_profile(struct tephra_trace *t, const char *format, FILE *out);
+
 struct tephra_trace_counts {
 	uint64_t instructions, calls, returns, tail_calls, underflows, nonlocal_pops, signals;
 };

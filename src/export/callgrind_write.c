@@ -115,9 +115,11 @@ int export_write_callgrind(const struct export_profile *p, FILE *out, struct tep
 	}
 
 	int is_time = export_profile_is_time(p);
-	const char *event = is_time ? "ns" : p->event ? "Count" : "Samples";
+	/* instructions as callgrind names them (Ir), so its tools show them as its own */
+	int instructions = p->event && !p->has_sample_counts && !strcmp(p->event, "instructions");
+	const char *event = is_time ? "ns" : instructions ? "Ir" : p->event ? "Count" : "Samples";
 	fprintf(out, "# callgrind format\nversion: 1\ncreator: tephra\n");
-	if (p->event)
+	if (p->event && p->has_sample_counts)
 		fprintf(out, "cmd: %s\n", p->event);
 	fprintf(out, "positions: line\nevent: %s : %s\nevents: %s\nsummary: %" PRIu64 "\n\n", event,
 		is_time ? "CPU time (ns)" : p->event ? p->event : "samples", event, total);

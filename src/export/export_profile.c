@@ -218,6 +218,9 @@ int export_profile_is_time(const struct export_profile *p)
 	       (n == 10 && !strncmp(p->event, "task-clock", 10));
 }
 
+static void add_named_stack(struct export_profile *p, uint32_t thread, char *line,
+			    size_t stack_len, uint64_t weight, uint32_t **ids, size_t *cap);
+
 /* One folded line (without its newline): 0 when added, else -1 with *WHY. */
 static int folded_line(struct export_profile *p, char *line, size_t len, uint32_t **ids,
 		       size_t *cap, const char **why)
@@ -256,6 +259,15 @@ static int folded_line(struct export_profile *p, char *line, size_t len, uint32_
 		*why = "NUL byte in a frame name";
 		return -1;
 	}
+	add_named_stack(p, EXPORT_NONE, line, stack_len, weight, ids, cap);
+	return 0;
+}
+
+/* Adds WEIGHT to the stack of frame names LINE[0..STACK_LEN) of THREAD (LINE is
+ * written to and restored). */
+static void add_named_stack(struct export_profile *p, uint32_t thread, char *line,
+			    size_t stack_len, uint64_t weight, uint32_t **ids, size_t *cap)
+{
 	size_t n = 0, start = 0;
 	for (size_t i = 0; i <= stack_len; i++) {
 		if (i < stack_len && line[i] != ';')
@@ -274,15 +286,41 @@ static int folded_line(struct export_profile *p, char *line, size_t len, uint32_
 		(*ids)[n++] = (uint32_t)loc;
 		start = i + 1;
 	}
+	/* the key: the thread, then the frames */
+	GROW(*ids, n, *cap, n + 1);
+	memmove(*ids + 1, *ids, n * sizeof(**ids));
+	(*ids)[0] = thread;
 	int created;
-	size_t id = hashmap_intern(&p->folded_stacks, *ids, n * sizeof(**ids), &created);
+	size_t id = hashmap_intern(&p->folded_stacks, *ids, (n + 1) * sizeof(**ids), &created);
 	if (created)
-		add_stack(p, (uint32_t)id, EXPORT_NONE, *ids, n, 0, 0);
+		add_stack(p, (uint32_t)id, thread, *ids + 1, n, 0, 0);
 	struct export_stack *s = &p->stacks[id];
 	/* sums saturate where the formats' signed 64-bit values end */
 	s->weight = s->weight + weight > INT64_MAX ? INT64_MAX : s->weight + weight;
 	s->samples = s->weight;
-	return 0;
+	/* a source with threads: each stack added is a sample, in the order added */
+	if (thread != EXPORT_NONE && p->cap_samples)
+		sink_sample(p, (uint32_t)id, weight, 0);
+}
+
+void export_profile_add_named(struct export_profile *p, uint32_t thread, const char *stack,
+			      size_t len, uint64_t weight)
+{
+	if (!len)
+		return;
+	char *copy = xstrndup(stack, len);
+	uint32_t *ids = NULL;
+	size_t cap = 0;
+	add_named_stack(p, thread, copy, len, weight, &ids, &cap);
+	free(ids);
+	free(copy);
+}
+
+void export_profile_set_unit(struct export_profile *p, const char *unit)
+{
+	free(p->event);
+	p->event = xstrdup(unit);
+	p->has_sample_counts = 0;
 }
 
 int export_profile_read_folded(struct export_profile *p, FILE *f, const char *name,

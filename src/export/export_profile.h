@@ -21,7 +21,7 @@
 #define EXPORT_NONE UINT32_MAX
 
 struct export_thread {
-	int32_t pid, tid;
+	int32_t pid, tid;       /* tid -1: the process's threads together (grind) */
 	uint32_t comm;          /* string id */
 };
 
@@ -60,7 +60,8 @@ struct export_sample {
 
 struct export_profile {
 	char *event;            /* what the weights count (NULL: folded text, no unit) */
-	int has_sample_counts;  /* samples are counted apart from weights (perf.data) */
+	int has_sample_counts;  /* samples are counted apart from weights (perf.data); without
+				 * them a set event is the unit of the weights (instructions) */
 	struct hashmap strings; /* text → id; id 0 is "" */
 	struct hashmap functions, mappings;
 	struct export_thread *threads;
@@ -76,7 +77,7 @@ struct export_profile {
 	size_t cap_threads, cap_funcs, cap_maps, cap_locs, cap_lines, cap_stacks,
 	       cap_stack_frames, cap_samples;
 	struct hashmap folded_names;  /* folded text: frame name → location id */
-	struct hashmap folded_stacks; /* folded text: location ids → stack id */
+	struct hashmap folded_stacks; /* named stacks: thread, location ids → stack id */
 };
 
 /* KEEP_SAMPLES: keep every sample in time order (speedscope); else only the stacks. */
@@ -103,6 +104,17 @@ uint64_t export_profile_total(const struct export_profile *p);
 
 /* Whether the weights are nanoseconds (cpu-clock, task-clock). */
 int export_profile_is_time(const struct export_profile *p);
+
+/* The weights count UNIT (e.g. "instructions": `tephra grind`, `tephra emu`), one value
+ * per stack, no sample counts apart from them. */
+void export_profile_set_unit(struct export_profile *p, const char *unit);
+
+/* Adds WEIGHT to the stack STACK[0..LEN) ("root;...;leaf" frame names, as a folded line
+ * without its count) of thread THREAD (described through the sink; EXPORT_NONE: none):
+ * one location per distinct name, no address, as folded text is read.  With a thread
+ * and KEEP_SAMPLES, each call is one sample, in the order of the calls. */
+void export_profile_add_named(struct export_profile *p, uint32_t thread, const char *stack,
+			      size_t len, uint64_t weight);
 
 struct export_folded_stats {
 	uint64_t lines, bad_lines, first_bad_line;

@@ -94,8 +94,9 @@ static void encode(const struct export_profile *p, const struct export_write_opt
 	uint32_t unit = is_time ? extra(&x, "nanoseconds") : count;
 	uint32_t pid = extra(&x, "pid"), tid = extra(&x, "tid"), thread = extra(&x, "thread");
 
-	/* 1: sample_type: samples/count, then what the weights count (perf.data) */
-	value_type(b, &sub, 1, samples, count);
+	/* 1: sample_type: samples/count, then what the weights count (perf.data); or what
+	 * the weights count alone (instructions; folded text: samples) */
+	value_type(b, &sub, 1, p->has_sample_counts ? samples : what, count);
 	if (p->has_sample_counts)
 		value_type(b, &sub, 1, what, unit);
 	/* 2: one sample per stack: locations leaf first, values, thread labels */
@@ -117,9 +118,11 @@ static void encode(const struct export_profile *p, const struct export_write_opt
 			put_uint(&lab, 1, pid);
 			put_uint(&lab, 3, (uint64_t)(int64_t)t->pid);
 			put_message(&sub2, 3, &lab);
-			put_uint(&lab, 1, tid);
-			put_uint(&lab, 3, (uint64_t)(int64_t)t->tid);
-			put_message(&sub2, 3, &lab);
+			if (t->tid >= 0) { /* no tid: a process's threads merged (grind) */
+				put_uint(&lab, 1, tid);
+				put_uint(&lab, 3, (uint64_t)(int64_t)t->tid);
+				put_message(&sub2, 3, &lab);
+			}
 			put_uint(&lab, 1, thread);
 			put_uint(&lab, 2, t->comm);
 			put_message(&sub2, 3, &lab);
@@ -182,7 +185,7 @@ static void encode(const struct export_profile *p, const struct export_write_opt
 		total += p->stacks[i].weight;
 		nr += p->stacks[i].samples;
 	}
-	if (p->has_sample_counts) {
+	if (p->has_sample_counts || p->event) {
 		value_type(b, &sub, 11, what, unit);
 		put_uint(b, 12, nr ? total / nr : 0);
 		put_uint(b, 14, what);

@@ -138,7 +138,10 @@ int export_write_speedscope(const struct export_profile *p, const char *name, FI
 				continue;
 			const struct export_thread *th = &p->threads[named[t]];
 			char label[64];
-			snprintf(label, sizeof(label), " (%" PRId32 "/%" PRId32 ")", th->pid, th->tid);
+			if (th->tid >= 0)
+				snprintf(label, sizeof(label), " (%" PRId32 "/%" PRId32 ")", th->pid, th->tid);
+			else /* a process's threads merged (grind) */
+				snprintf(label, sizeof(label), " (%" PRId32 ")", th->pid);
 			profile_head(out, first, unit, end[t]);
 			first = 0;
 			const struct hashmap_entry *c = hashmap_entry(&p->strings, th->comm);

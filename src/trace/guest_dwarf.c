@@ -60,11 +60,11 @@ static void add_frame(struct strbuf *out, const char *name, int inlined, const c
 {
 	if (out->len)
 		strbuf_addch(out, ';');
-	strbuf_addstr(out, name ? name : "[unknown]");
+	strbuf_addstr(out, name);
 	if (inlined)
 		strbuf_addstr(out, "_[i]");
-	if (file && line > 0)
-		strbuf_addf(out, " (%s:%d)", base_name(file), line);
+	if (file)
+		strbuf_addf(out, " (%s:%d)", file, line);
 }
 
 /* Collects, outermost first, the subprogram and inlined-subroutine DIEs whose ranges
@@ -92,17 +92,19 @@ static void find_chain(Dwarf_Die *die, uint64_t addr, Dwarf_Die *chain, int *n, 
 	} while (dwarf_siblingof(&child, &child) == 0);
 }
 
-void guest_dwarf_frames(struct guest_dwarf *d, const struct guest_syms *syms, uint64_t addr,
-			struct strbuf *out)
+size_t guest_dwarf_chain(struct guest_dwarf *d, const struct guest_syms *syms, uint64_t addr,
+			 struct guest_dwarf_fn *out, size_t max)
 {
 	const struct guest_func *fn = syms ? guest_syms_find(syms, addr) : NULL;
-	Dwarf_Die cu, chain[64];
+	Dwarf_Die cu, chain[GUEST_DWARF_MAX_CHAIN];
 	int n = 0;
+	if (max == 0)
+		return 0;
 	if (d && d->dbg && dwarf_addrdie(d->dbg, addr, &cu) != NULL)
-		find_chain(&cu, addr, chain, &n, 64, 0);
+		find_chain(&cu, addr, chain, &n, max < GUEST_DWARF_MAX_CHAIN ? (int)max : GUEST_DWARF_MAX_CHAIN, 0);
 	if (n == 0) {
-		add_frame(out, fn ? fn->name : "[unknown]", 0, NULL, 0);
-		return;
+		out[0] = (struct guest_dwarf_fn){ fn ? fn->name : "[unknown]", 0, NULL, 0 };
+		return 1;
 	}
 	/* ADDR's own line: the innermost frame's. */
 	const char *leaf_file = NULL;
@@ -135,6 +137,19 @@ void guest_dwarf_frames(struct guest_dwarf *d, const struct guest_syms *syms, ui
 				line = 0;
 			}
 		}
-		add_frame(out, name, dwarf_tag(s) == DW_TAG_inlined_subroutine, file, line);
+		out[k] = (struct guest_dwarf_fn){ name ? name : "[unknown]",
+						  dwarf_tag(s) == DW_TAG_inlined_subroutine,
+						  file && line > 0 ? base_name(file) : NULL,
+						  line > 0 && file ? line : 0 };
 	}
+	return (size_t)n;
+}
+
+void guest_dwarf_frames(struct guest_dwarf *d, const struct guest_syms *syms, uint64_t addr,
+			struct strbuf *out)
+{
+	struct guest_dwarf_fn chain[GUEST_DWARF_MAX_CHAIN];
+	size_t n = guest_dwarf_chain(d, syms, addr, chain, GUEST_DWARF_MAX_CHAIN);
+	for (size_t k = 0; k < n; k++)
+		add_frame(out, chain[k].name, chain[k].inlined, chain[k].file, chain[k].line);
 }

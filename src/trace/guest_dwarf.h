@@ -13,6 +13,7 @@
 #ifndef TEPHRA_TRACE_GUEST_DWARF_H
 #define TEPHRA_TRACE_GUEST_DWARF_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "base/error.h"
@@ -25,6 +26,21 @@ struct guest_dwarf;
  * Returns NULL with ERR set when PATH cannot be opened. */
 struct guest_dwarf *guest_dwarf_open(const char *path, struct tephra_error *err);
 void guest_dwarf_close(struct guest_dwarf *d);
+
+/* One function of the chain at an address. */
+struct guest_dwarf_fn {
+	const char *name;    /* never NULL ("[unknown]"); valid while D is open */
+	int inlined;         /* an inlined function (not the real one) */
+	const char *file;    /* the source file's base name (NULL: unknown) */
+	int line;            /* its line (0 with no file) */
+};
+#define GUEST_DWARF_MAX_CHAIN 64
+
+/* The chain of ADDR, outermost first, into OUT[0..MAX): returns how many (1 or more
+ * when MAX > 0: without DWARF the symbol's name alone, without file).  SYMS may be
+ * NULL. */
+size_t guest_dwarf_chain(struct guest_dwarf *d, const struct guest_syms *syms, uint64_t addr,
+			 struct guest_dwarf_fn *out, size_t max);
 
 /* Appends the frames of ADDR to OUT, separated by ';'.  SYMS may be NULL. */
 void guest_dwarf_frames(struct guest_dwarf *d, const struct guest_syms *syms, uint64_t addr,

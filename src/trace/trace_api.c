@@ -1,6 +1,7 @@
 /* trace_api.c - the public C API (include/tephra/trace.h) over rv_tracker + callstack. */
 #include "trace/trace_internal.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,7 +9,10 @@
 #include "base/api.h"
 #include "base/hashmap.h"
 #include "base/xalloc.h"
+#include "export/export_write.h"
 #include "riscv/rv_tracker.h"
+#include "trace/guest_dwarf.h"
+#include "trace/trace_export.h"
 #include "trace/trace_fold.h"
 
 struct trace_thread {
@@ -313,18 +317,26 @@ TEPHRA_API void tephra_trace_thread(struct tephra_trace *t, uint64_t tid)
 }
 
 /* The folded profile of all threads, in a new table. */
-static struct fold_table *folded_table(const struct tephra_trace *t)
+static struct fold_table *folded_table(const struct tephra_trace *t, int raw)
 {
 	struct fold_table *ft = fold_table_new();
 	struct trace_namer namer = trace_namer_syms(t->symp);
 	for (size_t i = 0; i < t->nthreads; i++)
-		trace_fold_add(ft, t->threads[i].cs, &namer, !!(t->flags & TEPHRA_TRACE_RAW));
+		trace_fold_add(ft, t->threads[i].cs, &namer, raw);
 	return ft;
+}
+
+int trace_each_raw_folded(const struct tephra_trace *t, tephra_folded_fn fn, void *ctx)
+{
+	struct fold_table *ft = folded_table(t, 1);
+	int rc = fold_table_each_line(ft, fn, ctx);
+	fold_table_free(ft);
+	return rc;
 }
 
 TEPHRA_API int tephra_trace_write_folded(struct tephra_trace *t, FILE *out)
 {
-	struct fold_table *ft = folded_table(t);
+	struct fold_table *ft = folded_table(t, !!(t->flags & TEPHRA_TRACE_RAW));
 	int rc = fold_table_write(ft, out);
 	fold_table_free(ft);
 	return rc;
@@ -332,10 +344,47 @@ TEPHRA_API int tephra_trace_write_folded(struct tephra_trace *t, FILE *out)
 
 TEPHRA_API int tephra_trace_each_folded(struct tephra_trace *t, tephra_folded_fn fn, void *ctx)
 {
-	struct fold_table *ft = folded_table(t);
+	struct fold_table *ft = folded_table(t, !!(t->flags & TEPHRA_TRACE_RAW));
 	int rc = fold_table_each_line(ft, fn, ctx);
 	fold_table_free(ft);
 	return rc;
+}
+
+static int export_line(void *ctx, const char *stack, size_t len, uint64_t count)
+{
+	trace_export_stack(ctx, stack, len, count);
+	return 0;
+}
+
+TEPHRA_API int tephra_trace_write_profile(struct tephra_trace *t, const char *format, FILE *out)
+{
+	int pprof = !strcmp(format, "pprof"), callgrind = !strcmp(format, "callgrind");
+	int speedscope = !strcmp(format, "speedscope");
+	if (!pprof && !callgrind && !speedscope)
+		return -1;
+	struct tephra_error err;
+	char abs[PATH_MAX];
+	const char *object = NULL;
+	struct guest_dwarf *dw = NULL;
+	if (t->elf) {
+		object = realpath(t->elf->path, abs) ? abs : t->elf->path;
+		dw = guest_dwarf_open(t->elf->path, &err); /* NULL: names from symbols only */
+	}
+	struct export_profile *p = export_profile_new(speedscope);
+	struct export_sink sink = export_profile_sink(p);
+	export_profile_set_unit(p, "instructions");
+	struct trace_export *x = trace_export_new(object, t->symp, dw, &sink);
+	trace_each_raw_folded(t, export_line, x);
+	trace_export_finish(x);
+	struct export_write_options wo = { 0, 0 };
+	int rc = pprof ? export_write_pprof(p, &wo, out, &err)
+		 : callgrind ? export_write_callgrind(p, out, &err)
+			     : export_write_speedscope(p, object ? object : "tephra trace", out, &err);
+	if (fflush(out) != 0)
+		rc = -1;
+	export_profile_free(p);
+	guest_dwarf_close(dw);
+	return rc ? -1 : 0;
 }
 
 TEPHRA_API void tephra_trace_counts(const struct tephra_trace *t, struct tephra_trace_counts *out)

@@ -25,4 +25,8 @@ int trace_select_thread(struct tephra_trace *t, uint64_t tid, size_t max_threads
  * everywhere, each pushing frames. */
 uint64_t trace_async_entries(const struct tephra_trace *t);
 
+/* tephra_trace_each_folded with raw frames (hex addresses) whatever T's flags: what the
+ * export (trace/trace_export.h) reads. */
+int trace_each_raw_folded(const struct tephra_trace *t, tephra_folded_fn fn, void *ctx);
+
 #endif

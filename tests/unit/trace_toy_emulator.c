@@ -7,7 +7,8 @@
  * The oracle is the emulator itself: it counts every instruction it executes, and per
  * function (by its own layout of the program) how many of them ran there.  The folded
  * profile must have the same total, the same self count per leaf function, and every
- * stack must start at _start, the function of the first pc. */
+ * stack must start at _start, the function of the first pc; so must the callgrind
+ * file tephra_trace_write_profile writes (summary, self cost per function). */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -247,6 +248,79 @@ static void check_profile(const char *what, struct toy *m)
 	}
 }
 
+/* Checks M's profile as tephra_trace_write_profile writes it: the callgrind file's
+ * summary and each function's self cost (the cost lines not following a calls= line)
+ * are M's own counts; pprof is gzip, speedscope JSON, an unknown format refused. */
+static void check_export(const char *what, struct toy *m)
+{
+	char *text = NULL, *names[64] = { 0 };
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	CHECK(tephra_trace_write_profile(m->t, "callgrind", f) == 0);
+	fclose(f);
+	uint64_t summary = 0, self[NSYMS] = { 0 };
+	int events_ir = 0, after_calls = 0;
+	const char *fn = NULL;
+	for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+		unsigned id;
+		int used = 0;
+		if (!strncmp(line, "summary: ", 9))
+			summary = strtoull(line + 9, NULL, 10);
+		events_ir |= !strcmp(line, "events: Ir");
+		/* "fn=(ID) NAME" the first time, "fn=(ID)" after; cfn= names them too */
+		int is_fn = !strncmp(line, "fn=", 3), is_cfn = !strncmp(line, "cfn=", 4);
+		if ((is_fn || is_cfn) && sscanf(line + (is_fn ? 3 : 4), "(%u)%n", &id, &used) == 1 && id < 64) {
+			const char *rest = line + (is_fn ? 3 : 4) + used;
+			if (*rest == ' ' && !names[id])
+				names[id] = strdup(rest + 1);
+			if (is_fn)
+				fn = names[id];
+			continue;
+		}
+		if (!strncmp(line, "calls=", 6)) {
+			after_calls = 1;
+			continue;
+		}
+		unsigned long long pos, cost;
+		if (sscanf(line, "%llu %llu", &pos, &cost) == 2) {
+			for (size_t i = 0; !after_calls && fn && i < NSYMS; i++)
+				if (!strcmp(fn, syms[i].name))
+					self[i] += cost;
+			after_calls = 0;
+		}
+	}
+	free(text);
+	for (size_t i = 0; i < 64; i++)
+		free(names[i]);
+	if (summary != m->executed || !events_ir) {
+		fprintf(stderr, "FAIL %s: callgrind summary %llu (events Ir: %d), the emulator ran %llu\n",
+			what, (unsigned long long)summary, events_ir, (unsigned long long)m->executed);
+		failures++;
+	}
+	for (size_t i = 0; i < NSYMS; i++) {
+		if (self[i] != m->per_func[i]) {
+			fprintf(stderr, "FAIL %s: callgrind self cost of %s %llu, the emulator ran %llu\n",
+				what, syms[i].name, (unsigned long long)self[i],
+				(unsigned long long)m->per_func[i]);
+			failures++;
+		}
+	}
+	f = open_memstream(&text, &len);
+	CHECK(tephra_trace_write_profile(m->t, "pprof", f) == 0);
+	fclose(f);
+	CHECK(len > 2 && (unsigned char)text[0] == 0x1f && (unsigned char)text[1] == 0x8b);
+	free(text);
+	f = open_memstream(&text, &len);
+	CHECK(tephra_trace_write_profile(m->t, "speedscope", f) == 0);
+	fclose(f);
+	CHECK(len > 0 && text[0] == '{' && strstr(text, "\"name\":\"work\""));
+	free(text);
+	f = open_memstream(&text, &len);
+	CHECK(tephra_trace_write_profile(m->t, "svg", f) == -1);
+	fclose(f);
+	free(text);
+}
+
 int main(void)
 {
 	static const struct {
@@ -271,6 +345,7 @@ int main(void)
 		 * work 3 x 2, finish 2. */
 		CHECK(m.executed == 25);
 		check_profile(feeds[k].what, &m);
+		check_export(feeds[k].what, &m);
 		tephra_trace_free(m.t);
 	}
 	if (failures)
