@@ -35,6 +35,7 @@ static void usage(FILE *f)
 		"      --pid, --tid       root is comm-PID, comm-PID/TID (as tephra fold)\n"
 		"      --all, --compat    --kernel --jit; names as tephra fold --compat\n"
 		"      --strict           damaged input is an error, not a warning\n"
+		"      --off-cpu, --wall  refused: the page places on-CPU samples only\n"
 		EXPORT_SOURCE_HELP);
 }
 
