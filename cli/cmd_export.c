@@ -8,6 +8,7 @@
 #include "commands.h"
 #include "export/export_write.h"
 #include "export_source.h"
+#include "symbol_cli.h"
 
 #define WHO "tephra export"
 
@@ -22,6 +23,7 @@ static void usage(FILE *f)
 		"                         per thread, samples in time order\n"
 		"  -o, --output OUT       the file to write ('-': standard output)\n"
 		EXPORT_SOURCE_HELP);
+	symbol_cli_usage(f, 25);
 }
 
 int cmd_export(int argc, char **argv)
@@ -31,11 +33,14 @@ int cmd_export(int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		EXPORT_SOURCE_LONG_OPTIONS,
+		SYMBOL_CLI_LONG_OPTIONS,
 		{ NULL, 0, NULL, 0 },
 	};
 	struct perf_fold_options o = { 0 };
+	struct symbol_options syms = { 0 };
 	const char *out_path = NULL, *format = NULL, *path = "perf.data";
 	int c, option, rc = 2;
+	o.symbols = &syms;
 	while ((c = getopt_long(argc, argv, "f:o:h", opts, &option)) != -1) {
 		switch (c) {
 		case 'f':
@@ -52,6 +57,8 @@ int cmd_export(int argc, char **argv)
 			usage(stderr);
 			goto out;
 		default:
+			if (symbol_cli_option(&syms, c, optarg))
+				break;
 			if (export_source_option(&o, c, opts[option].name, optarg, WHO))
 				goto out;
 			break;

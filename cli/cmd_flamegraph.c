@@ -7,6 +7,7 @@
 
 #include "commands.h"
 #include "flame_cli.h"
+#include "symbol_cli.h"
 
 static void usage(FILE *f)
 {
@@ -18,6 +19,7 @@ static void usage(FILE *f)
 		"goes to flame.svg.\n\n%s"
 		"  -q, --quiet         perf.data: no stack-quality report on stderr\n%s",
 		flame_cli_output_help, flame_cli_help);
+	symbol_cli_usage(f, 22);
 }
 
 int cmd_flamegraph(int argc, char **argv)
@@ -25,14 +27,18 @@ int cmd_flamegraph(int argc, char **argv)
 	static const struct option own[] = {
 		{ "help", no_argument, NULL, 'h' },
 		{ "quiet", no_argument, NULL, 'q' },
+		SYMBOL_CLI_LONG_OPTIONS,
 		{ NULL, 0, NULL, 0 },
 	};
 	struct option *opts = flame_cli_merge_options(own);
 	struct flame_cli c;
 	int opt, rc, quiet = 0;
+	struct symbol_options syms = { 0 };
 
 	flame_cli_init(&c, "tephra flamegraph");
 	while ((opt = getopt_long(argc, argv, "hqo:", opts, NULL)) != -1) {
+		if (symbol_cli_option(&syms, opt, optarg))
+			continue;
 		if (opt == 'q') {
 			quiet = 1;
 			continue;
@@ -67,6 +73,7 @@ int cmd_flamegraph(int argc, char **argv)
 	in.samples_col = !c.count_samples;
 	in.quality = quiet ? NULL : stderr;
 	in.quality_who = "tephra flamegraph";
+	in.symbols = &syms;
 
 	rc = flame_cli_load(&c, input, t, &in, &st);
 	if (rc == 0) {

@@ -13,6 +13,7 @@
 #include "perffold/perf_fold.h"
 #include "perfscript/perf_script_text.h"
 #include "session/sample_filter.h"
+#include "symbol_cli.h"
 
 static void usage(FILE *f)
 {
@@ -58,6 +59,7 @@ static void usage(FILE *f)
 		"      --wall             wall clock: on-CPU samples (cpu-clock/task-clock, ns) and\n"
 		"                         off-CPU time, under a leaf frame '[off-cpu: STATE]'\n"
 		"  -q, --quiet            no stack-quality report on stderr\n");
+	symbol_cli_usage(f, 25);
 }
 
 /* --from-text: `perf script` text from PATH ("-" = standard input). */
@@ -133,14 +135,20 @@ int cmd_fold(int argc, char **argv)
 		{ "preempted", no_argument, NULL, O_PREEMPTED },
 		{ "wall", no_argument, NULL, O_WALL },
 		{ "quiet", no_argument, NULL, 'q' },
+		SYMBOL_CLI_LONG_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct perf_fold_options o = { 0 };
+	struct symbol_options syms = { 0 };
 	struct tephra_error err = { { 0 } };
 	const char *path = NULL;
 	int c, option, rc = 2, quiet = 0, from_text = 0, data_only = 0;
 	while ((c = getopt_long(argc, argv, "i:qh", opts, &option)) != -1) {
+		if (symbol_cli_option(&syms, c, optarg)) {
+			data_only = 1;
+			continue;
+		}
 		switch (c) {
 		case 'i':
 			path = optarg;
@@ -250,7 +258,8 @@ int cmd_fold(int argc, char **argv)
 		if (data_only) {
 			fprintf(stderr, "tephra fold: --from-text folds as stackcollapse-perf.pl does: "
 				"--inline, --weight samples, --only-pid, --only-tid, --comms, "
-				"--max-stack, --time, --off-cpu and --wall are for perf.data input\n");
+				"--max-stack, --time, --off-cpu, --wall, --symfs, --kallsyms and --buildid-dir "
+				"are for perf.data input\n");
 			goto out;
 		}
 		rc = fold_text(path ? path : "-", &o);
@@ -258,6 +267,7 @@ int cmd_fold(int argc, char **argv)
 	}
 	if (!path)
 		path = "perf.data";
+	o.symbols = &syms;
 	o.report = cli_report(isatty(2));
 	o.quality = quiet ? NULL : stderr;
 	o.quality_who = "tephra fold";

@@ -8,6 +8,7 @@
 #include "commands.h"
 #include "export/export_write.h"
 #include "export_source.h"
+#include "symbol_cli.h"
 
 #define WHO "tephra report"
 
@@ -26,6 +27,7 @@ static void usage(FILE *f)
 		"                         key, rows [{name, self, self_percent, total,\n"
 		"                         total_percent}]\n"
 		EXPORT_SOURCE_HELP);
+	symbol_cli_usage(f, 25);
 }
 
 enum { O_SORT = 400, O_JSON };
@@ -39,13 +41,16 @@ int cmd_report(int argc, char **argv)
 		{ "json", no_argument, NULL, O_JSON },
 		{ "help", no_argument, NULL, 'h' },
 		EXPORT_SOURCE_LONG_OPTIONS,
+		SYMBOL_CLI_LONG_OPTIONS,
 		{ NULL, 0, NULL, 0 },
 	};
 	struct perf_fold_options o = { 0 };
+	struct symbol_options syms = { 0 };
 	struct export_report_options ro = { REPORT_BY_SYM, 0, 25, 0, NULL };
 	const char *path = "perf.data";
 	int c, option, rc = 2;
 	char *end;
+	o.symbols = &syms;
 	while ((c = getopt_long(argc, argv, "s:n:h", opts, &option)) != -1) {
 		switch (c) {
 		case 's':
@@ -85,6 +90,8 @@ int cmd_report(int argc, char **argv)
 			usage(stderr);
 			goto out;
 		default:
+			if (symbol_cli_option(&syms, c, optarg))
+				break;
 			if (export_source_option(&o, c, opts[option].name, optarg, WHO))
 				goto out;
 			break;

@@ -10,6 +10,7 @@
 #include "commands.h"
 #include "perfscript/script_render.h"
 #include "session/sample_filter.h"
+#include "symbol_cli.h"
 
 static void usage(FILE *f)
 {
@@ -35,6 +36,7 @@ static void usage(FILE *f)
 		"                       record, a killed perf record's file) is an error, not a\n"
 		"                       warning after the whole records\n"
 		"  -q, --quiet          no stack-quality report on stderr\n");
+	symbol_cli_usage(f, 23);
 }
 
 int cmd_script(int argc, char **argv)
@@ -53,14 +55,19 @@ int cmd_script(int argc, char **argv)
 		{ "no-inline", no_argument, NULL, 'I' },
 		{ "strict", no_argument, NULL, 'S' },
 		{ "quiet", no_argument, NULL, 'q' },
+		SYMBOL_CLI_LONG_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct script_options o = { 0 };
+	struct symbol_options syms = { 0 };
 	struct tephra_error err = { { 0 } };
 	const char *path = NULL;
 	int c, option, rc = 2, quiet = 0;
+	o.symbols = &syms;
 	while ((c = getopt_long(argc, argv, "i:F:qh", opts, &option)) != -1) {
+		if (symbol_cli_option(&syms, c, optarg))
+			continue;
 		switch (c) {
 		case 'i':
 			path = optarg;

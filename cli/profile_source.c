@@ -66,6 +66,7 @@ static int load_perf(const char *path, struct flame_tree *t, const struct profil
 	po.off_cpu = o->off_cpu;
 	po.wall = o->wall;
 	po.off_cpu_preempted = o->preempted;
+	po.symbols = o->symbols;
 	if (o->time && sample_filter_parse(&po.filter, SAMPLE_FILTER_TIME, "time", o->time, err))
 		rc = -1;
 	else if (offcpu && (o->time_order || o->count_samples || o->off_cpu == o->wall)) {

@@ -33,6 +33,8 @@ struct profile_input_opts {
 	int off_cpu, wall, preempted; /* perf.data: perf_fold_options' off_cpu, wall,
 				       * off_cpu_preempted (docs/offcpu.md) */
 	const char *time;       /* perf.data: --time (session/sample_filter.h), or NULL */
+	const struct symbol_options *symbols; /* perf.data: where symbols are (--symfs...);
+				 * NULL: the defaults */
 };
 
 struct profile_stats {

@@ -15,11 +15,17 @@ int perf_session_open(struct perf_session *s, const char *path, const struct sym
 	struct perf_reader_options ro = { 0 };
 	ro.report = report;
 	ro.lenient = !strict;
+	struct symbol_options defaults = { 0 };
+	if (!sym)
+		sym = &defaults;
+	/* the places the user named are checked before any output */
+	if (symbol_options_check(sym, err))
+		return -1;
 	if (perf_reader_open(&s->reader, path, &ro, err))
 		return -1;
 
-	struct symbol_options defaults = { 0 };
-	s->store = symbol_store_new(sym ? sym : &defaults);
+	s->store = symbol_store_new(sym);
+	symbol_store_set_report(s->store, report);
 	const struct perf_header_info *h = perf_reader_header(s->reader);
 	s->machine = machine_new(s->store, h->build_ids, h->nr_build_ids);
 	/* perf names the idle task before any record does */
@@ -30,6 +36,10 @@ int perf_session_open(struct perf_session *s, const char *path, const struct sym
 					    &unsupported);
 	s->max_stack = PERF_SCRIPT_MAX_STACK;
 	hashmap_init(&s->read_values);
+	if (symbol_store_read_kallsyms(s->store, err)) {
+		perf_session_close(s);
+		return -1;
+	}
 	return 0;
 }
 

@@ -19,6 +19,7 @@ void debug_paths_init(struct debug_paths *dp, const char *root, const char *debu
 	struct strbuf sb = STRBUF_INIT;
 
 	dp->root = xstrdup(root ? root : "");
+	dp->root_flat = 0;
 	if (debug_dir) {
 		dp->debug_dir = xstrdup(debug_dir);
 	} else {
@@ -49,12 +50,23 @@ void debug_paths_release(struct debug_paths *dp)
 	memset(dp, 0, sizeof(*dp));
 }
 
+/* ROOT/PATH, or ROOT/basename of PATH in the flat layout (perf's symfs join). */
+static void add_on_disk(struct strbuf *out, const struct debug_paths *dp, const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	strbuf_addstr(out, dp->root);
+	if (dp->root_flat && dp->root[0])
+		strbuf_addf(out, "/%s", slash ? slash + 1 : path);
+	else
+		strbuf_addstr(out, path);
+}
+
 char *debug_paths_on_disk(const struct debug_paths *dp, const char *path)
 {
 	struct strbuf sb = STRBUF_INIT;
 
-	strbuf_addstr(&sb, dp->root);
-	strbuf_addstr(&sb, path);
+	add_on_disk(&sb, dp, path);
 	return sb.buf;
 }
 
@@ -136,7 +148,7 @@ int debug_paths_build(const struct debug_paths *dp, enum debug_path_kind kind,
 		strbuf_addstr(out, ".debug");
 		return 0;
 	case DEBUG_PATH_OBJECT:
-		strbuf_addf(out, "%s%s", dp->root, obj->path);
+		add_on_disk(out, dp, obj->path);
 		return 0;
 	}
 	return -1;

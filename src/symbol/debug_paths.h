@@ -36,6 +36,8 @@ enum debug_path_kind {
 
 struct debug_paths {
 	const char *root;        /* "" for none */
+	int root_flat;           /* perf's --symfs DIR,flat: an object PATH is ROOT/its
+				  * basename, not ROOT/PATH (set after debug_paths_init) */
 	const char *debug_dir;
 	const char *buildid_dir; /* NULL: no build-id cache */
 };
@@ -64,7 +66,8 @@ struct debug_paths_object {
 int debug_paths_build(const struct debug_paths *dp, enum debug_path_kind kind,
 		      const struct debug_paths_object *obj, struct strbuf *out);
 
-/* ROOT/PATH, malloc'd: where an object recorded as PATH is read from. */
+/* ROOT/PATH (ROOT/basename with root_flat), malloc'd: where an object recorded as
+ * PATH is read from. */
 char *debug_paths_on_disk(const struct debug_paths *dp, const char *path);
 
 enum debug_paths_search {

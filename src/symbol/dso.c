@@ -32,12 +32,15 @@ static void load(struct dso *d)
 {
 	symbol_store_settle(d->store);
 	symbol_store_load_now(d);
+	symbol_store_warn_pending(d);
 }
 
 static struct a2l *dso_a2l(struct dso *d)
 {
 	symbol_store_settle(d->store);
-	return symbol_store_a2l_now(d);
+	struct a2l *dl = symbol_store_a2l_now(d);
+	symbol_store_warn_pending(d);
+	return dl;
 }
 
 const char *dso_loaded_from(struct dso *d)

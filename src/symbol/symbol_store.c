@@ -5,12 +5,15 @@
 #include "symbol/symbol_store.h"
 
 #include <elf.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/error.h"
+#include "base/report.h"
 #include "base/strbuf.h"
 #include "base/xalloc.h"
 #include "symbol/a2l.h"
@@ -39,8 +42,97 @@ struct symbol_store *symbol_store_new(const struct symbol_options *opts)
 	st->opts.kallsyms = dup_or_null(opts->kallsyms);
 	st->opts.root_dir = dup_or_null(opts->root_dir);
 	debug_paths_init(&st->paths, opts->root_dir, opts->debug_dir, opts->buildid_dir);
+	st->paths.root_flat = opts->root_dir && opts->root_flat;
 	hashmap_init(&st->dsos);
 	return st;
+}
+
+void symbol_store_set_report(struct symbol_store *st, const struct tephra_report *report)
+{
+	st->report = report;
+}
+
+/* DIR must be a directory; WHAT names it in the error. */
+static int check_dir(const char *what, const char *dir, struct tephra_error *err)
+{
+	struct stat sb;
+
+	if (stat(dir, &sb) != 0) {
+		tephra_error_set(err, "%s %s: %s", what, dir, strerror(errno));
+		return -1;
+	}
+	if (!S_ISDIR(sb.st_mode)) {
+		tephra_error_set(err, "%s %s: not a directory", what, dir);
+		return -1;
+	}
+	return 0;
+}
+
+int symbol_options_check(const struct symbol_options *o, struct tephra_error *err)
+{
+	if (o->root_dir && check_dir("--symfs", o->root_dir, err))
+		return -1;
+	if (o->buildid_dir && o->root_dir) {
+		tephra_error_set(err, "--buildid-dir %s with --symfs %s: under a symfs the "
+				 "build-id cache is %s/.debug (as perf's); unpack there",
+				 o->buildid_dir, o->root_dir, o->root_dir);
+		return -1;
+	}
+	if (o->buildid_dir && check_dir("--buildid-dir", o->buildid_dir, err))
+		return -1;
+	return 0;
+}
+
+int symbol_store_read_kallsyms(struct symbol_store *st, struct tephra_error *err)
+{
+	const char *file = st->opts.kallsyms;
+
+	if (!file || st->kallsyms_tried)
+		return 0;
+	struct stat sb;
+	if (stat(file, &sb) != 0) {
+		tephra_error_set(err, "--kallsyms %s: %s", file, strerror(errno));
+		return -1;
+	}
+	if (S_ISDIR(sb.st_mode)) { /* a pipe is fine: <(ssh host cat /proc/kallsyms) */
+		tephra_error_set(err, "--kallsyms %s: a directory, not a kallsyms file", file);
+		return -1;
+	}
+	st->kallsyms_tried = 1;
+	st->kallsyms_from = xstrdup(file);
+	if (kallsyms_load(&st->kallsyms, file) != 0) {
+		tephra_error_set(err, "--kallsyms %s: cannot read it", file);
+		return -1;
+	}
+	st->kallsyms_ok = 1;
+	if (!st->kallsyms.table.nr) {
+		tephra_error_set(err, "--kallsyms %s: no kernel symbol in it (a copy of "
+				 "/proc/kallsyms has lines 'ADDRESS TYPE NAME')", file);
+		return -1;
+	}
+	if (st->kallsyms.restricted) {
+		tephra_error_set(err, "--kallsyms %s: every address is 0 (copied while "
+				 "kptr_restrict hid them: copy /proc/kallsyms as root)", file);
+		return -1;
+	}
+	return 0;
+}
+
+void symbol_store_warn_pending(struct dso *d)
+{
+	if (!d->refused)
+		return;
+	static const char digits[] = "0123456789abcdef";
+	char hex[2 * MAX_BUILD_ID + 1];
+	for (size_t i = 0; i < d->build_id_size; i++) {
+		hex[2 * i] = digits[d->build_id[i] >> 4];
+		hex[2 * i + 1] = digits[d->build_id[i] & 15];
+	}
+	hex[2 * d->build_id_size] = '\0';
+	tephra_warn(d->store->report, "warning: %s: not the recorded %s (its build-id is not "
+		    "%s): not used, its frames stay unnamed", d->refused, d->path, hex);
+	free(d->refused);
+	d->refused = NULL;
 }
 
 static void dso_free(struct dso *d)
@@ -50,6 +142,7 @@ static void dso_free(struct dso *d)
 	free(d->path);
 	free(d->module);
 	free(d->loaded_from);
+	free(d->refused);
 	free(d);
 }
 
@@ -334,6 +427,7 @@ static void load_elf_object(struct dso *d)
 	 * cached copy is gone).  With no build-id recorded (pipe mode) perf names the
 	 * frames from its own vdso, and so do we. */
 	list_candidates(d, &c);
+	char *object_file = debug_paths_on_disk(&d->store->paths, d->path);
 	int own_vdso = -1;
 	if (d->kind == DSO_VDSO && !d->build_id_size && !d->store->opts.root_dir) {
 		own_vdso = vdso_image_memfd();
@@ -352,6 +446,10 @@ static void load_elf_object(struct dso *d)
 			uint8_t bid[MAX_BUILD_ID];
 			int n = symfile_build_id(&h, bid, sizeof(bid));
 			if (n < 0 || !build_id_equal(bid, (size_t)n, d->build_id, d->build_id_size)) {
+				/* the user pointed at this file (--symfs): say why it is not used */
+				if (d->store->opts.root_dir && d->kind == DSO_USER && !d->refused &&
+				    !strcmp(c.paths[i], object_file))
+					d->refused = xstrdup(c.paths[i]);
 				symfile_close(&h);
 				continue;
 			}
@@ -397,6 +495,7 @@ static void load_elf_object(struct dso *d)
 		}
 	}
 	debug_paths_list_release(&c);
+	free(object_file);
 }
 
 void symbol_store_load_now(struct dso *d)

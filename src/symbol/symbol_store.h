@@ -32,6 +32,8 @@ struct symbol_options {
 				  * As with perf, it also moves /usr/lib/debug and the build-id
 				  * cache (ROOT/.debug, overriding buildid_dir) under it, and
 				  * the kernel gets no symbols (unless kallsyms is given). */
+	int root_flat;           /* with root_dir: perf's "--symfs DIR,flat", an object is
+				  * looked up as ROOT/its basename (debug_paths.h) */
 	int no_demangle;
 };
 
@@ -55,6 +57,24 @@ struct dso;
 
 struct symbol_store *symbol_store_new(const struct symbol_options *opts);
 void symbol_store_free(struct symbol_store *store);
+
+struct tephra_report;
+struct tephra_error;
+
+/* Where warnings go (NULL: nowhere): an object under the root (--symfs) whose build-id
+ * is not the recorded one is refused with one warning, given on the thread that looks
+ * the object up. */
+void symbol_store_set_report(struct symbol_store *store, const struct tephra_report *report);
+
+/* Checks the places OPTS names before anything is read: the root and an explicit
+ * build-id cache must be directories, and an explicit build-id cache goes with no root
+ * (under a root perf's cache is ROOT/.debug).  Returns 0, or -1 with ERR. */
+int symbol_options_check(const struct symbol_options *opts, struct tephra_error *err);
+
+/* With an explicit kallsyms file (opts.kallsyms): reads it now, so that a file that
+ * names no kernel symbol is an error before any output rather than frames quietly
+ * [unknown].  Returns 0 (also when no file was given), or -1 with ERR. */
+int symbol_store_read_kallsyms(struct symbol_store *store, struct tephra_error *err);
 
 struct debug_paths;
 /* Where the store looks for objects, debug files and perf's copies (its options' root

@@ -26,6 +26,8 @@ struct dso {
 	enum dso_kind kind;
 	int loaded;
 	int mismatch;
+	char *refused;             /* the file under the root refused for its build-id,
+				    * to warn of (then NULL) on the looking-up thread */
 	char *loaded_from;
 	struct symbol_table table;
 	uint64_t text_offset;      /* file offset -> ELF address, for DWARF */
@@ -45,7 +47,12 @@ struct symbol_store {
 	char *kallsyms_from;
 	struct kallsyms_prefetch *prefetch; /* kallsyms loading on a second thread, or NULL */
 	struct dso_prefetch *dso_prefetch;  /* objects loading on another thread, or NULL */
+	const struct tephra_report *report; /* warnings, or NULL */
 };
+
+/* Gives D's pending warning (a refused file under the root) to the store's report;
+ * the caller owns D (dso.c calls it after each load). */
+void symbol_store_warn_pending(struct dso *d);
 
 /* Loads D's symbols on the calling thread, once (the caller owns D: see
  * dso_prefetch.h). */

@@ -37,6 +37,7 @@ struct sample_unwinder {
 	int libdwfl_only;
 	char *root_dir;                /* the unwinders' options (NULL: none, the default) */
 	char *buildid_dir;
+	int root_flat;
 	uint64_t clock;                /* samples unwound, for least-recently-used */
 	struct object_build_id *ids;
 	size_t cap_ids;
@@ -111,8 +112,10 @@ struct sample_unwinder *sample_unwinder_new(struct machine *m, const struct perf
 	su->hdr = hdr;
 	su->arch = arch;
 	su->module_budget = SAMPLE_UNWIND_MODULE_BUDGET;
-	if (paths && paths->root && paths->root[0])
+	if (paths && paths->root && paths->root[0]) {
 		su->root_dir = xstrdup(paths->root);
+		su->root_flat = paths->root_flat;
+	}
 	if (paths && paths->buildid_dir)
 		su->buildid_dir = xstrdup(paths->buildid_dir);
 	return su;
@@ -187,6 +190,7 @@ static struct process_unwinder *process_unwinder(struct sample_unwinder *su, int
 		.arch = su->arch, .find_map = find_map, .find_map_arg = su,
 		.libdwfl_only = su->libdwfl_only,
 		.root_dir = su->root_dir, .buildid_dir = su->buildid_dir,
+		.root_flat = su->root_flat,
 	};
 	struct tephra_error err;
 	size_t i;

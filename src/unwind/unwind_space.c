@@ -19,6 +19,7 @@ void unwind_space_init(struct unwind_space *sp, const struct unwinder_options *o
 	memset(sp, 0, sizeof(*sp));
 	sp->opts = opts;
 	debug_paths_init(&sp->paths, opts->root_dir, NULL, opts->buildid_dir);
+	sp->paths.root_flat = opts->root_dir && opts->root_flat;
 }
 
 void unwind_space_release(struct unwind_space *sp)

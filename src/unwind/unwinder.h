@@ -54,6 +54,7 @@ struct unwinder_options {
 	const char *root_dir;    /* prefix for object paths (perf --symfs); NULL = none.
 				  * As for symbols (debug_paths.h), it also moves the
 				  * build-id cache to ROOT/.debug. */
+	int root_flat;           /* with root_dir: ROOT/basename (perf's symfs ",flat") */
 	int libdwfl_only;        /* no fast path: every frame through libdwfl's unwinder
 				    (same results, slower; for tests and comparisons) */
 };

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Every command's --help lists exactly the options the command accepts: each long
 # option of its getopt table (cli/cmd_<name>.c, and cli/flame_cli.c's or
-# cli/export_source.h's for the commands that take them) is named in its --help; each option a --help item starts with is in
+# cli/export_source.h's, cli/symbol_cli.h's for the commands that take them) is named in its --help; each option a --help item starts with is in
 # the table; the same for one-letter options and the getopt string.  And no option is
 # listed twice (tephra record once listed -o twice, with two meanings).
 . "$TOP/tests/install/lib.sh"
@@ -13,6 +13,7 @@ for cmd in $COMMANDS; do
 	tables=$src
 	grep -q 'flame_cli_merge_options' "$src" && tables="$tables $TOP/cli/flame_cli.c"
 	grep -q 'EXPORT_SOURCE_LONG_OPTIONS' "$src" && tables="$tables $TOP/cli/export_source.h"
+	grep -q 'SYMBOL_CLI_LONG_OPTIONS' "$src" && tables="$tables $TOP/cli/symbol_cli.h"
 	# Long options the code accepts: getopt tables, and literal "--name" comparisons
 	# (tephra stat parses its few options by hand).
 	sed -n 's/.*{ *"\([a-z][a-z0-9-]*\)", *[a-z_]*_argument.*/\1/p' $tables >code_long

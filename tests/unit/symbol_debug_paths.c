@@ -152,6 +152,51 @@ static void test_root(void)
 	debug_paths_release(&dp);
 }
 
+/* perf --symfs DIR,flat: an object is DIR/its basename (and so its debuglink
+ * neighbours are in DIR), for the symbols and the unwinder alike; the debug directory
+ * and the cache (DIR/.debug) are as in the hierarchy layout. */
+static void test_root_flat(void)
+{
+	struct debug_paths dp;
+	struct debug_paths_object lib = {
+		.path = "/usr/lib/libfoo.so", .debuglink = "libfoo.debug",
+		.build_id = bid, .build_id_size = sizeof(bid),
+	};
+	static const char *const flat[] = {
+		"libfoo.debug",
+		"/r/libfoo.debug",
+		"/r/.debug/libfoo.debug",
+		"/r/usr/lib/debug/r/libfoo.debug",
+		"/r/.debug/.build-id/ab/cd01ef/elf",
+		"/r/.debug/.build-id/ab/cd01ef",
+		"/r/.debug//usr/lib/libfoo.so/abcd01ef/elf",
+		"/r/.debug/.build-id/ab/cd01ef/debug",
+		"/r/usr/lib/debug/usr/lib/libfoo.so.debug",
+		"/r/usr/lib/debug/usr/lib/libfoo.so",
+		"/r/usr/lib/debug/.build-id/ab/cd01ef.debug",
+		"/r/libfoo.so",
+		NULL,
+	};
+	static const char *const unwind[] = {
+		"/r/.debug/.build-id/ab/cd01ef/elf",
+		"/r/libfoo.so",
+		NULL,
+	};
+	char *on_disk;
+
+	debug_paths_init(&dp, "/r", NULL, NULL);
+	dp.root_flat = 1;
+	CHECK(search_is(&dp, DEBUG_PATHS_SYMBOLS, &lib, flat));
+	CHECK(search_is(&dp, DEBUG_PATHS_UNWIND, &lib, unwind));
+	on_disk = debug_paths_on_disk(&dp, "/tmp/perf-1.map");
+	CHECK(!strcmp(on_disk, "/r/perf-1.map"));
+	free(on_disk);
+	on_disk = debug_paths_on_disk(&dp, "tool");
+	CHECK(!strcmp(on_disk, "/r/tool"));
+	free(on_disk);
+	debug_paths_release(&dp);
+}
+
 /* The unwinder's file: perf's copy, then the object, which must have an absolute name. */
 static void test_unwind(void)
 {
@@ -208,6 +253,7 @@ int main(void)
 	test_symbols();
 	test_vdso_and_kernel();
 	test_root();
+	test_root_flat();
 	test_unwind();
 	test_libdwfl();
 	if (!failures)
