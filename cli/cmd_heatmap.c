@@ -12,6 +12,7 @@
 #include "cli_report.h"
 #include "commands.h"
 #include "export_source.h"
+#include "symbol_cli.h"
 #include "perffold/perf_fold.h"
 #include "render/heatmap.h"
 #include "session/sample_filter.h"
@@ -37,6 +38,7 @@ static void usage(FILE *f)
 		"      --strict           damaged input is an error, not a warning\n"
 		"      --off-cpu, --wall  refused: the page places on-CPU samples only\n"
 		EXPORT_SOURCE_HELP);
+	symbol_cli_usage(f, 25);
 }
 
 enum { O_TITLE = 256, O_ROWS, O_WEIGHT, O_PID, O_TID, O_ALL, O_COMPAT, O_STRICT, O_OFF_CPU,
@@ -75,6 +77,7 @@ int cmd_heatmap(int argc, char **argv)
 		{ "title", required_argument, NULL, O_TITLE },
 		{ "rows", required_argument, NULL, O_ROWS },
 		EXPORT_SOURCE_LONG_OPTIONS,
+		SYMBOL_CLI_LONG_OPTIONS,
 		{ "weight", required_argument, NULL, O_WEIGHT },
 		{ "pid", no_argument, NULL, O_PID },
 		{ "tid", no_argument, NULL, O_TID },
@@ -87,6 +90,8 @@ int cmd_heatmap(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct perf_fold_options o = { 0 };
+	struct symbol_options syms = { 0 };
+	o.symbols = &syms;
 	struct perf_fold_info info = { { 0 }, 0, 0 };
 	struct heatmap_opts ho = { NULL, NULL, NULL, 0, 50 };
 	struct tephra_error err = { { 0 } };
@@ -147,6 +152,8 @@ int cmd_heatmap(int argc, char **argv)
 			rc = 0;
 			goto out;
 		default:
+			if (symbol_cli_option(&syms, c, optarg))
+				break;
 			if (c >= EXPORT_O_EVENT && c <= EXPORT_O_TIME) {
 				if (export_source_option(&o, c, opts[option].name, optarg, WHO))
 					goto out;

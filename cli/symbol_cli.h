@@ -1,6 +1,6 @@
 /* symbol_cli.h - the options that say where a recording's symbols are when it is read
  * away from the machine that made it (--symfs, --kallsyms, --buildid-dir), one table
- * for every command that names frames of a perf.data file (script, fold, flamegraph,
+ * for every command that names frames of a perf.data file (script, fold, flamegraph, heatmap,
  * export, report).  The policy (where each is looked for, in which order, and what is
  * refused) is src/symbol/'s: debug_paths.h, symbol_store.h; docs/symbols.md. */
 #ifndef TEPHRA_CLI_SYMBOL_CLI_H

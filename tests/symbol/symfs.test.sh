@@ -59,12 +59,14 @@ others() { # SUFFIX [OPTIONS...]
 	"$TEPHRA" flamegraph -q "$@" fp.data -o flame.$s.svg || fail "flamegraph $*"
 	"$TEPHRA" report -n 0 "$@" fp.data >report.$s || fail "report $*"
 	"$TEPHRA" export -f callgrind -o export.$s "$@" fp.data || fail "export $*"
+	"$TEPHRA" heatmap -o heat.$s.html "$@" fp.data || fail "heatmap $*"
 }
 same_others() { # SUFFIX: the same as before the move
 	cmp -s fold.before fold.$1 || fail "fold $1 differs from before the move"
 	cmp -s flame.before.svg flame.$1.svg || fail "flamegraph $1 differs from before the move"
 	cmp -s report.before report.$1 || fail "report $1 differs from before the move"
 	cmp -s export.before export.$1 || fail "export $1 differs from before the move"
+	cmp -s heat.before.html heat.$1.html || fail "heatmap $1 differs from before the move"
 }
 others before
 grep -q "spin_leaf" fold.before || fail "tephra fold named no frame of the program"
