@@ -5,9 +5,9 @@
 # script's order (time order) with the sample periods, the stacks those of `tephra fold
 # --only-tid` (tests/export/speedscope_check.py); valid against the file-format schema
 # the speedscope npm package ships (installed here with npm ci, when npm can).
-# Not checked: importing into the speedscope app itself (in headless Chromium): see
-# docs/export.md.
+# The speedscope app itself importing such a file: tests/export/speedscope_app.test.sh.
 . "$TOP/tests/perf/lib.sh"
+. "$TOP/tests/export/speedscope_lib.sh"
 need_perf
 build_workloads
 X=$TOP/tests/export
@@ -25,15 +25,9 @@ fi
 # check NAME DATA
 check() {
 	local name=$1 data=$2 dir=$TEST_TMP/$1.threads
-	mkdir -p "$dir"
 	"$TEPHRA" export -f speedscope -o "$TEST_TMP/$name.json" "$data" 2>"$TEST_TMP/$name.err" ||
 		{ fail "$name: tephra export failed: $(head -n 3 "$TEST_TMP/$name.err")"; return; }
-	for tid in $(perf script -i "$data" -F tid 2>/dev/null | sort -un); do
-		perf script -i "$data" -F comm,pid,tid --tid "$tid" 2>/dev/null | tail -n 1 |
-			sed -E 's/^ *(.*[^ ]) +([0-9]+)\/([0-9]+) *$/\1 (\2\/\3)/' >"$dir/$tid.name"
-		perf script -i "$data" -F period --tid "$tid" 2>/dev/null | awk '{ print $1 }' >"$dir/$tid.periods"
-		"$TEPHRA" fold -q --only-tid "$tid" "$data" | cut -d';' -f2- >"$dir/$tid.folded"
-	done
+	thread_oracles "$data" "$dir"
 	if out=$(python3 "$X/speedscope_check.py" "$TEST_TMP/$name.json" "$dir" $schema); then
 		echo "ok: $name: $out${schema:+, schema-valid}"
 	else
