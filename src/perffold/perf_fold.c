@@ -176,6 +176,15 @@ static void fold_exact_frame(struct fold_run *r, const char *sym, const struct m
 	add_frame_ids(r, r->sb.buf, r->sb.len);
 }
 
+/* dso_inline_chain_srclines callback: keeps the last (outermost) entry's line. */
+static void outermost_srcline(void *arg, const char *name, int inlined, const char *srcline)
+{
+	char **keep = arg;
+	(void)name, (void)inlined;
+	free(*keep);
+	*keep = xstrdup(srcline);
+}
+
 /* Describes name I, frame F, to the export sink: its fold names are its lines
  * (innermost first), with perf's names, files and lines where the counts agree. */
 static void export_frame(struct fold_run *r, size_t i, const struct frame *f,
@@ -187,6 +196,7 @@ static void export_frame(struct fold_run *r, size_t i, const struct frame *f,
 	char **owned = xcalloc(2 * (count ? count : 1), sizeof(*owned));
 	struct export_frame ef = { f->addr, f->obj ? f->obj->name : NULL, NULL, 0, lines, count };
 	int user = f->obj && f->obj->dso && !f->obj->kernel;
+	char *outer = NULL; /* the outermost call site of an unexpanded inline chain */
 	if (f->obj && f->obj->dso)
 		ef.build_id = dso_recorded_build_id(f->obj->dso, &ef.build_id_size);
 	for (size_t k = 0; k < count; k++) {
@@ -203,13 +213,22 @@ static void export_frame(struct fold_run *r, size_t i, const struct frame *f,
 			src = srclines[k];
 		} else if (count == 1) {
 			lines[k].system_name = sym ? sym->name : NULL;
+			/* inlined calls not expanded: the address's line is an inlined
+			 * function's (another file, say); the frame's own is the outermost
+			 * call site, in its own source */
+			if (n_inl > 1)
+				src = srclines[n_inl - 1];
+			else if (!n_inl && user &&
+				 dso_inline_chain_srclines(f->obj->dso, f->addr, outermost_srcline,
+							   &outer) > 1)
+				src = outer;
 		}
 		const char *file;
 		unsigned line;
 		/* files by their last component, as perf prints the inline chain's callers:
 		 * one function, one file name, whichever way its line was found; the
 		 * innermost's from DWARF (perf's own text may name the unit's file) */
-		if (k == 0 && user && !dso_srcline(f->obj->dso, f->addr, &file, &line)) {
+		if (k == 0 && user && !src && !dso_srcline(f->obj->dso, f->addr, &file, &line)) {
 			lines[k].file = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
 			lines[k].line = line;
 		} else if (src) {
@@ -221,6 +240,7 @@ static void export_frame(struct fold_run *r, size_t i, const struct frame *f,
 		}
 	}
 	r->o->export->frame(r->o->export->ctx, (uint32_t)i, &ef);
+	free(outer);
 	for (size_t k = 0; k < 2 * count; k++)
 		free(owned[k]);
 	free(owned);

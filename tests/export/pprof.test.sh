@@ -87,6 +87,18 @@ grep -Eq '^ +step inlines\.c:[0-9]+ ' "$TEST_TMP/dwarf.loc" && grep -Eq '^ +work
 	echo "ok: dwarf: mix at inlines.c:$hot, inlined in step in work, is one Location" ||
 	fail "dwarf: no Location mix inlines.c:$hot with step and work as its inline chain"
 
+# frame pointers, inlined calls not expanded: the frame is work's, and so is its line (the
+# call site in work, lines 20-26 of the source), not the address's line in mix
+record "$TEST_TMP/fpin.data" -e cpu-clock -g -- "$TEST_TMP/inlines" 5000000
+"$TEPHRA" export -f pprof -o "$TEST_TMP/fpin.pb.gz" "$TEST_TMP/fpin.data" || fail "fpin: export failed"
+go tool pprof -raw "$TEST_TMP/fpin.pb.gz" 2>/dev/null >"$TEST_TMP/fpin.raw"
+work_lines=$(grep -Eo "^ +[0-9]+: 0x[0-9a-f]+ M=[0-9]+ work inlines\.c:[0-9]+ " "$TEST_TMP/fpin.raw" | grep -Eo ':[0-9]+ $' | tr -d ': ' | sort -un | tr '\n' ' ')
+[ -n "$work_lines" ] || fail "fpin: no Location of work"
+for l in $work_lines; do
+	[ "$l" -ge 20 ] && [ "$l" -le 26 ] || fail "fpin: work's Location at inlines.c:$l, not in work (lines 20-26)"
+done
+echo "ok: fpin: work's Locations at lines $work_lines"
+
 if [ -x "${TEPHRA_ASAN:-}" ]; then
 	"$TEPHRA_ASAN" export -f pprof -o "$TEST_TMP/asan.pb.gz" "$TEST_TMP/dw.data" 2>"$TEST_TMP/asan.err" ||
 		fail "ASan: $(head -n 5 "$TEST_TMP/asan.err")"
