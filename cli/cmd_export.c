@@ -64,6 +64,8 @@ int cmd_export(int argc, char **argv)
 			break;
 		}
 	}
+	if (export_source_check_offcpu(&o, WHO))
+		goto out;
 	if (optind < argc)
 		path = argv[optind++];
 	if (optind < argc || !format || !out_path) {

@@ -97,6 +97,8 @@ int cmd_report(int argc, char **argv)
 			break;
 		}
 	}
+	if (export_source_check_offcpu(&o, WHO))
+		goto out;
 	if (optind < argc)
 		path = argv[optind++];
 	if (optind < argc) {

@@ -122,7 +122,11 @@ int export_write_callgrind(const struct export_profile *p, FILE *out, struct tep
 	if (p->event && p->has_sample_counts)
 		fprintf(out, "cmd: %s\n", p->event);
 	fprintf(out, "positions: line\nevent: %s : %s\nevents: %s\nsummary: %" PRIu64 "\n\n", event,
-		is_time ? "CPU time (ns)" : p->event ? p->event : "samples", event, total);
+		!is_time ? (p->event ? p->event : "samples")
+		: !strcmp(export_profile_time_kind(p), "cpu") ? "CPU time (ns)"
+		: !strcmp(export_profile_time_kind(p), "wall") ? "wall time (ns)"
+							       : "off-CPU time (ns)",
+		event, total);
 
 	/* per function: its self costs, then its arcs; names compressed as "(id) name" */
 	size_t nr_fns = hashmap_count(&fns), nr_strings = hashmap_count(&p->strings);
