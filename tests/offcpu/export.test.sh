@@ -11,6 +11,9 @@
 #  - callgrind, read by callgrind_annotate: its PROGRAM TOTALS is fold's total, in ns
 #    (not tests/export/callgrind_check.py's per-name inclusive costs: these stacks hold
 #    libc's futex_wait and the kernel's, two functions callgrind_annotate adds up);
+#  - speedscope: per thread, the weights of its intervals (each at its switch-out) and
+#    --wall's clock samples in time order, as tests/offcpu/oracle.py works them out of
+#    perf script's text, and fold --only-tid's stacks (tests/export/speedscope_check.py);
 #  - the options' checks: --preempted alone, --off-cpu with --wall, folded text.
 . "$TOP/tests/offcpu/lib.sh"
 X=$TOP/tests/export
@@ -61,6 +64,33 @@ for opt in --off-cpu --wall "--wall --preempted"; do
 	fi
 done
 grep -q ';\[off-cpu: S\] ' wall.folded || fail "wall: no [off-cpu: S] leaf frame to check"
+
+# speedscope: per thread, one sample per interval at its switch-out (and --wall's clock
+# samples), in time order, as oracle.py works them out of perf script's text; the
+# stacks those of `tephra fold --only-tid` (tests/export/speedscope_check.py)
+perf script -i oc.data --ns --show-switch-events --show-task-events --show-mmap-events \
+	-F comm,tid,time,event,trace,period,ip,sym >oc.txt 2>/dev/null ||
+	{ echo "perf script failed"; exit 1; }
+for mode in offcpu wall; do
+	opt=--off-cpu
+	[ $mode = wall ] && opt=--wall
+	dir=$mode.threads
+	mkdir -p "$dir"
+	python3 "$TOP/tests/offcpu/oracle.py" "$mode" x "$dir" <oc.txt >/dev/null
+	"$TEPHRA" export -f speedscope -o "$mode.speedscope.json" $opt oc.data 2>"$mode.ss.err" ||
+		{ fail "$mode: tephra export -f speedscope failed: $(head -n 3 "$mode.ss.err")"; continue; }
+	for f in "$dir"/*.periods; do
+		tid=$(basename "$f" .periods)
+		perf script -i oc.data -F comm,pid,tid --tid "$tid" 2>/dev/null | tail -n 1 |
+			sed -E 's/^ *(.*[^ ]) +([0-9]+)\/([0-9]+) *$/\1 (\2\/\3)/' >"$dir/$tid.name"
+		"$TEPHRA" fold -q $opt --only-tid "$tid" oc.data 2>/dev/null | cut -d';' -f2- >"$dir/$tid.folded"
+	done
+	if out=$(python3 "$X/speedscope_check.py" "$mode.speedscope.json" "$dir"); then
+		echo "ok: $mode: speedscope: $out"
+	else
+		fail "$mode: speedscope:"; echo "$out"
+	fi
+done
 
 # the options go together as fold's do; folded text has no switches
 expect_fail() {
