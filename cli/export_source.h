@@ -12,7 +12,7 @@
  * --only-pid, --only-tid, --comms, --max-stack, --time, --kernel, --jit, --off-cpu,
  * --wall, --preempted) into O.  C is the
  * getopt_long code (EXPORT_O_*: each command puts EXPORT_SOURCE_LONG_OPTIONS in its
- * option table, and EXPORT_SOURCE_HELP in its --help; tests/install/help.test.sh reads
+ * option table, and EXPORT_SOURCE_HELP and EXPORT_SOURCE_OFFCPU_HELP in its --help; tests/install/help.test.sh reads
  * both).  Returns 0, or -1 having printed why (WHO the command). */
 enum { EXPORT_O_EVENT = 300, EXPORT_O_INLINE, EXPORT_O_ONLY_PID, EXPORT_O_ONLY_TID,
        EXPORT_O_COMMS, EXPORT_O_MAX_STACK, EXPORT_O_KERNEL, EXPORT_O_JIT, EXPORT_O_TIME,
@@ -39,7 +39,9 @@ enum { EXPORT_O_EVENT = 300, EXPORT_O_INLINE, EXPORT_O_ONLY_PID, EXPORT_O_ONLY_T
 	"      --only-tid LIST    only samples of these threads    (perf script --tid)\n"  \
 	"      --comms LIST       only samples of these comms      (perf script --comms)\n"\
 	"      --max-stack N      at most N frames per sample (default 127)\n"              \
-	"      --time RANGES      only samples in these times (perf script --time)\n"      \
+	"      --time RANGES      only samples in these times (perf script --time)\n"
+/* The off-CPU options' items (export, report; heatmap refuses them). */
+#define EXPORT_SOURCE_OFFCPU_HELP                                                        \
 	"      --off-cpu          off-CPU time (ns) of sched:sched_switch samples, as\n"    \
 	"                         `tephra fold --off-cpu` (docs/offcpu.md)\n"                \
 	"      --wall             on-CPU clock samples and off-CPU time, the latter under\n"\
