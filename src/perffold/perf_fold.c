@@ -228,8 +228,6 @@ static void export_frame(struct fold_run *r, size_t i, const struct frame *f,
 	free(lines);
 }
 
-/* The name of one (object, address): its folded frame ids, made once.  Returns its
- * index (name_frames, name_counts, name_printed). */
 size_t fold_run_name_slot(struct fold_run *r, const uint64_t key[3], int *created)
 {
 	size_t i = hashmap_intern(&r->names, key, 3 * sizeof(*key), created);
@@ -242,6 +240,8 @@ size_t fold_run_name_slot(struct fold_run *r, const uint64_t key[3], int *create
 	return i;
 }
 
+/* The name of one (object, address): its folded frame ids, made once.  Returns its
+ * index (name_frames, name_counts, name_printed). */
 static size_t frame_name(struct fold_run *r, uint64_t obj_word, uint64_t addr, int java)
 {
 	uint64_t k[3] = { obj_word, addr, (uint64_t)java };

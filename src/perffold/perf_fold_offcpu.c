@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include "base/xalloc.h"
-
 #include "offcpu/offcpu.h"
 #include "quality/stack_quality.h"
 #include "tracepoint/trace_format.h"
