@@ -22,7 +22,7 @@ static void usage(FILE *f)
 		"  -f, --format FORMAT    " EXPORT_FORMAT_HELP ": a profile\n"
 		"                         per thread, samples in time order\n"
 		"  -o, --output OUT       the file to write ('-': standard output)\n"
-		EXPORT_SOURCE_HELP);
+		EXPORT_SOURCE_HELP EXPORT_SOURCE_OFFCPU_HELP);
 	symbol_cli_usage(f, 25);
 }
 
@@ -64,6 +64,8 @@ int cmd_export(int argc, char **argv)
 			break;
 		}
 	}
+	if (export_source_check_offcpu(&o, WHO))
+		goto out;
 	if (optind < argc)
 		path = argv[optind++];
 	if (optind < argc || !format || !out_path) {

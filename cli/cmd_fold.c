@@ -9,6 +9,7 @@
 
 #include "cli_report.h"
 #include "commands.h"
+#include "export_source.h"
 #include "profile_source.h"
 #include "perffold/perf_fold.h"
 #include "perfscript/perf_script_text.h"
@@ -246,14 +247,8 @@ int cmd_fold(int argc, char **argv)
 		usage(stderr);
 		goto out;
 	}
-	if (o.off_cpu_preempted && !o.off_cpu && !o.wall) {
-		fprintf(stderr, "tephra fold: --preempted goes with --off-cpu or --wall\n");
+	if (export_source_check_offcpu(&o, "tephra fold"))
 		goto out;
-	}
-	if (o.off_cpu && o.wall) {
-		fprintf(stderr, "tephra fold: --off-cpu and --wall are two profiles: pick one\n");
-		goto out;
-	}
 	if (from_text) {
 		if (data_only) {
 			fprintf(stderr, "tephra fold: --from-text folds as stackcollapse-perf.pl does: "

@@ -36,13 +36,13 @@ static void usage(FILE *f)
 		"      --pid, --tid       root is comm-PID, comm-PID/TID (as tephra fold)\n"
 		"      --all, --compat    --kernel --jit; names as tephra fold --compat\n"
 		"      --strict           damaged input is an error, not a warning\n"
-		"      --off-cpu, --wall  refused: the page places on-CPU samples only\n"
+		"      --off-cpu, --wall, --preempted\n"
+		"                         refused: the page places on-CPU samples only\n"
 		EXPORT_SOURCE_HELP);
 	symbol_cli_usage(f, 25);
 }
 
-enum { O_TITLE = 256, O_ROWS, O_WEIGHT, O_PID, O_TID, O_ALL, O_COMPAT, O_STRICT, O_OFF_CPU,
-       O_WALL };
+enum { O_TITLE = 256, O_ROWS, O_WEIGHT, O_PID, O_TID, O_ALL, O_COMPAT, O_STRICT };
 
 /* PATH, a file (not "-"), must hold perf.data: folded stacks and perf script text have
  * no sample times to place.  A directory is left to the reader (perf record --threads).
@@ -84,8 +84,6 @@ int cmd_heatmap(int argc, char **argv)
 		{ "all", no_argument, NULL, O_ALL },
 		{ "compat", no_argument, NULL, O_COMPAT },
 		{ "strict", no_argument, NULL, O_STRICT },
-		{ "off-cpu", no_argument, NULL, O_OFF_CPU },
-		{ "wall", no_argument, NULL, O_WALL },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -142,9 +140,10 @@ int cmd_heatmap(int argc, char **argv)
 		case O_STRICT:
 			o.strict = 1;
 			break;
-		case O_OFF_CPU:
-		case O_WALL:
-			fprintf(stderr, WHO ": --off-cpu and --wall are not supported: a heatmap "
+		case EXPORT_O_OFF_CPU:
+		case EXPORT_O_WALL:
+		case EXPORT_O_PREEMPTED:
+			fprintf(stderr, WHO ": --off-cpu, --wall and --preempted are not supported: a heatmap "
 				"places on-CPU samples (use tephra fold or flamegraph for them)\n");
 			goto out;
 		case 'h':

@@ -26,7 +26,7 @@ static void usage(FILE *f)
 		"      --json             one JSON object: source, event, unit, total, samples,\n"
 		"                         key, rows [{name, self, self_percent, total,\n"
 		"                         total_percent}]\n"
-		EXPORT_SOURCE_HELP);
+		EXPORT_SOURCE_HELP EXPORT_SOURCE_OFFCPU_HELP);
 	symbol_cli_usage(f, 25);
 }
 
@@ -97,6 +97,8 @@ int cmd_report(int argc, char **argv)
 			break;
 		}
 	}
+	if (export_source_check_offcpu(&o, WHO))
+		goto out;
 	if (optind < argc)
 		path = argv[optind++];
 	if (optind < argc) {

@@ -27,6 +27,15 @@ int export_source_option(struct perf_fold_options *o, int c, const char *name, c
 	case EXPORT_O_JIT:
 		o->name_flags |= FOLD_JIT;
 		return 0;
+	case EXPORT_O_OFF_CPU:
+		o->off_cpu = 1;
+		return 0;
+	case EXPORT_O_WALL:
+		o->wall = 1;
+		return 0;
+	case EXPORT_O_PREEMPTED:
+		o->off_cpu_preempted = 1;
+		return 0;
 	default:
 		break;
 	}
@@ -38,6 +47,19 @@ int export_source_option(struct perf_fold_options *o, int c, const char *name, c
 							  : SAMPLE_FILTER_MAX_STACK;
 	if (sample_filter_parse(&o->filter, k, name, arg, &err)) {
 		fprintf(stderr, "%s: %s\n", who, err.msg);
+		return -1;
+	}
+	return 0;
+}
+
+int export_source_check_offcpu(const struct perf_fold_options *o, const char *who)
+{
+	if (o->off_cpu_preempted && !o->off_cpu && !o->wall) {
+		fprintf(stderr, "%s: --preempted goes with --off-cpu or --wall\n", who);
+		return -1;
+	}
+	if (o->off_cpu && o->wall) {
+		fprintf(stderr, "%s: --off-cpu and --wall are two profiles: pick one\n", who);
 		return -1;
 	}
 	return 0;
@@ -67,6 +89,11 @@ int export_source_load(const char *path, const struct perf_fold_options *o,
 		       struct export_profile *p, int64_t *time_nanos, const char *who)
 {
 	*time_nanos = 0;
+	if (!strcmp(path, "-") && (o->off_cpu || o->wall)) {
+		fprintf(stderr, "%s: standard input is read as folded text: --off-cpu and --wall "
+			"read a perf.data file\n", who);
+		return 1;
+	}
 	if (!strcmp(path, "-"))
 		return load_folded(stdin, "<stdin>", p, who);
 	FILE *f = fopen(path, "rb");
@@ -80,6 +107,12 @@ int export_source_load(const char *path, const struct perf_fold_options *o,
 	char magic[8];
 	size_t got = fread(magic, 1, sizeof(magic), f);
 	if (got != sizeof(magic) || memcmp(magic, "PERFILE2", 8)) {
+		if (o->off_cpu || o->wall) {
+			fprintf(stderr, "%s: %s: not a perf.data file: --off-cpu and --wall read "
+				"a recording's scheduler switches\n", who, path);
+			fclose(f);
+			return 1;
+		}
 		rewind(f);
 		int rc = load_folded(f, path, p, who);
 		fclose(f);

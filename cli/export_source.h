@@ -9,12 +9,14 @@
 #include "perffold/perf_fold.h"
 
 /* Parses one of the perf.data options `export` and `report` share (--event, --inline,
- * --only-pid, --only-tid, --comms, --max-stack, --time, --kernel, --jit) into O.  C is the
+ * --only-pid, --only-tid, --comms, --max-stack, --time, --kernel, --jit, --off-cpu,
+ * --wall, --preempted) into O.  C is the
  * getopt_long code (EXPORT_O_*: each command puts EXPORT_SOURCE_LONG_OPTIONS in its
- * option table, and EXPORT_SOURCE_HELP in its --help; tests/install/help.test.sh reads
+ * option table, and EXPORT_SOURCE_HELP and EXPORT_SOURCE_OFFCPU_HELP in its --help; tests/install/help.test.sh reads
  * both).  Returns 0, or -1 having printed why (WHO the command). */
 enum { EXPORT_O_EVENT = 300, EXPORT_O_INLINE, EXPORT_O_ONLY_PID, EXPORT_O_ONLY_TID,
-       EXPORT_O_COMMS, EXPORT_O_MAX_STACK, EXPORT_O_KERNEL, EXPORT_O_JIT, EXPORT_O_TIME };
+       EXPORT_O_COMMS, EXPORT_O_MAX_STACK, EXPORT_O_KERNEL, EXPORT_O_JIT, EXPORT_O_TIME,
+       EXPORT_O_OFF_CPU, EXPORT_O_WALL, EXPORT_O_PREEMPTED };
 #define EXPORT_SOURCE_LONG_OPTIONS                                                        \
 	{ "event", required_argument, NULL, EXPORT_O_EVENT },                               \
 	{ "inline", no_argument, NULL, EXPORT_O_INLINE },                                   \
@@ -24,7 +26,10 @@ enum { EXPORT_O_EVENT = 300, EXPORT_O_INLINE, EXPORT_O_ONLY_PID, EXPORT_O_ONLY_T
 	{ "max-stack", required_argument, NULL, EXPORT_O_MAX_STACK },                       \
 	{ "kernel", no_argument, NULL, EXPORT_O_KERNEL },                                   \
 	{ "jit", no_argument, NULL, EXPORT_O_JIT },                                         \
-	{ "time", required_argument, NULL, EXPORT_O_TIME }
+	{ "time", required_argument, NULL, EXPORT_O_TIME },                                 \
+	{ "off-cpu", no_argument, NULL, EXPORT_O_OFF_CPU },                                 \
+	{ "wall", no_argument, NULL, EXPORT_O_WALL },                                       \
+	{ "preempted", no_argument, NULL, EXPORT_O_PREEMPTED }
 #define EXPORT_SOURCE_HELP                                                               \
 	"      --event NAME       this event (default: the first one sampled)\n"            \
 	"      --inline           every user frame's inline chain (DWARF), not only\n"      \
@@ -35,8 +40,19 @@ enum { EXPORT_O_EVENT = 300, EXPORT_O_INLINE, EXPORT_O_ONLY_PID, EXPORT_O_ONLY_T
 	"      --comms LIST       only samples of these comms      (perf script --comms)\n"\
 	"      --max-stack N      at most N frames per sample (default 127)\n"              \
 	"      --time RANGES      only samples in these times (perf script --time)\n"
+/* The off-CPU options' items (export, report; heatmap refuses them). */
+#define EXPORT_SOURCE_OFFCPU_HELP                                                        \
+	"      --off-cpu          off-CPU time (ns) of sched:sched_switch samples, as\n"    \
+	"                         `tephra fold --off-cpu` (docs/offcpu.md)\n"                \
+	"      --wall             on-CPU clock samples and off-CPU time, the latter under\n"\
+	"                         a leaf frame '[off-cpu: STATE]' (as fold --wall)\n"       \
+	"      --preempted        with --off-cpu or --wall, time preempted (R, R+) too\n"
 int export_source_option(struct perf_fold_options *o, int c, const char *name, const char *arg,
 			 const char *who);
+
+/* Whether O's off-CPU options go together (--preempted only with --off-cpu or --wall,
+ * not both of these): 0, or -1 having printed why (WHO the command). */
+int export_source_check_offcpu(const struct perf_fold_options *o, const char *who);
 
 /* Fills P from PATH: perf.data (recognised by its magic; weights are sample periods)
  * or folded text ("-": standard input, folded text only).  *TIME_NANOS gets the file's

@@ -114,7 +114,8 @@ int export_write_callgrind(const struct export_profile *p, FILE *out, struct tep
 		}
 	}
 
-	int is_time = export_profile_is_time(p);
+	const char *time_kind = export_profile_time_kind(p);
+	int is_time = time_kind != NULL;
 	/* instructions as callgrind names them (Ir), so its tools show them as its own */
 	int instructions = p->event && !p->has_sample_counts && !strcmp(p->event, "instructions");
 	const char *event = is_time ? "ns" : instructions ? "Ir" : p->event ? "Count" : "Samples";
@@ -122,7 +123,11 @@ int export_write_callgrind(const struct export_profile *p, FILE *out, struct tep
 	if (p->event && p->has_sample_counts)
 		fprintf(out, "cmd: %s\n", p->event);
 	fprintf(out, "positions: line\nevent: %s : %s\nevents: %s\nsummary: %" PRIu64 "\n\n", event,
-		is_time ? "CPU time (ns)" : p->event ? p->event : "samples", event, total);
+		!is_time ? (p->event ? p->event : "samples")
+		: !strcmp(time_kind, "cpu")  ? "CPU time (ns)"
+		: !strcmp(time_kind, "wall") ? "wall time (ns)"
+					     : "off-CPU time (ns)",
+		event, total);
 
 	/* per function: its self costs, then its arcs; names compressed as "(id) name" */
 	size_t nr_fns = hashmap_count(&fns), nr_strings = hashmap_count(&p->strings);

@@ -209,13 +209,23 @@ uint64_t export_profile_total(const struct export_profile *p)
 	return t;
 }
 
-int export_profile_is_time(const struct export_profile *p)
+const char *export_profile_time_kind(const struct export_profile *p)
 {
 	if (!p->event)
-		return 0;
+		return NULL;
+	/* the names perffold gives its off-CPU and wall profiles (no perf event's) */
+	if (!strcmp(p->event, "off-cpu") || !strcmp(p->event, "wall"))
+		return p->event;
 	size_t n = strcspn(p->event, ":");
-	return (n == 9 && !strncmp(p->event, "cpu-clock", 9)) ||
-	       (n == 10 && !strncmp(p->event, "task-clock", 10));
+	if ((n == 9 && !strncmp(p->event, "cpu-clock", 9)) ||
+	    (n == 10 && !strncmp(p->event, "task-clock", 10)))
+		return "cpu";
+	return NULL;
+}
+
+int export_profile_is_time(const struct export_profile *p)
+{
+	return export_profile_time_kind(p) != NULL;
 }
 
 static void add_named_stack(struct export_profile *p, uint32_t thread, char *line,

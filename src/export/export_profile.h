@@ -102,8 +102,11 @@ static inline uint64_t export_sample_weight(const struct export_profile *p, size
 /* Total weight and samples of all stacks. */
 uint64_t export_profile_total(const struct export_profile *p);
 
-/* Whether the weights are nanoseconds (cpu-clock, task-clock). */
+/* Whether the weights are nanoseconds (cpu-clock, task-clock; off-CPU and wall time). */
 int export_profile_is_time(const struct export_profile *p);
+/* What nanosecond weights measure: "cpu" (cpu-clock, task-clock), "off-cpu" or "wall"
+ * (perffold's off_cpu, wall: the event it names); NULL: not time. */
+const char *export_profile_time_kind(const struct export_profile *p);
 
 /* The weights count UNIT (e.g. "instructions": `tephra grind`, `tephra emu`), one value
  * per stack, no sample counts apart from them. */

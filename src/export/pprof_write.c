@@ -88,9 +88,10 @@ static void encode(const struct export_profile *p, const struct export_write_opt
 	size_t event_len = p->event ? strcspn(p->event, ":") : 0;
 	snprintf(event, sizeof(event), "%.*s", (int)(event_len < 100 ? event_len : 100),
 		 p->event ? p->event : "");
-	int is_time = export_profile_is_time(p);
+	const char *time_kind = export_profile_time_kind(p);
+	int is_time = time_kind != NULL;
 	uint32_t samples = extra(&x, "samples"), count = extra(&x, "count");
-	uint32_t what = is_time ? extra(&x, "cpu") : p->event ? extra(&x, event) : samples;
+	uint32_t what = is_time ? extra(&x, time_kind) : p->event ? extra(&x, event) : samples;
 	uint32_t unit = is_time ? extra(&x, "nanoseconds") : count;
 	uint32_t pid = extra(&x, "pid"), tid = extra(&x, "tid"), thread = extra(&x, "thread");
 

@@ -155,7 +155,7 @@ static void end_interval(struct offcpu *o, struct offcpu_thread *t, uint64_t tim
 		ns = time - t->out_time;
 	t->off = 0;
 	o->counts.intervals++;
-	o->charge(o->ctx, t->stack, t->state, ns);
+	o->charge(o->ctx, t->stack, t->state, t->out_time, ns);
 }
 
 void offcpu_seen(struct offcpu *o, uint64_t time)

@@ -20,8 +20,10 @@
 #include "tracepoint/trace_format.h"
 
 /* A finished off-CPU interval: the switch-out's STACK (the caller's id), the index of
- * the state it left in (offcpu_state_name), and its length in nanoseconds. */
-typedef void (*offcpu_charge_fn)(void *ctx, uint64_t stack, unsigned state, uint64_t ns);
+ * the state it left in (offcpu_state_name), the switch-out's time OUT_TIME and the
+ * interval's length in nanoseconds. */
+typedef void (*offcpu_charge_fn)(void *ctx, uint64_t stack, unsigned state, uint64_t out_time,
+				 uint64_t ns);
 
 struct offcpu_counts {
 	uint64_t intervals;    /* charged intervals */

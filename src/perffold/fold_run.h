@@ -75,6 +75,10 @@ struct fold_run {
 	uint32_t cur_state;          /* ... of the sample being keyed */
 };
 
+/* The name slot of KEY ({object word, address, java}; other tags for names that are no
+ * frame of a sample) in r->names, its arrays grown; *CREATED when new. */
+size_t fold_run_name_slot(struct fold_run *r, const uint64_t key[3], int *created);
+
 /* The raw-key entry of a sample to fold into *I (named when new); 0 when the sample is
  * not folded (another event, a dropped root). */
 int fold_run_stack_of(struct fold_run *r, const struct perf_session_sample *ps, size_t *i);

@@ -91,7 +91,7 @@ static size_t resolve_sample(struct fold_run *r, const struct perf_session_sampl
 static int keep_sample(struct fold_run *r, const struct perf_session_sample *ps)
 {
 	if (r->o->filter.event) { /* --event: the session passes only that event's samples */
-		if (!r->have_event && r->o->export && r->o->export->event)
+		if (!r->have_event && r->o->export && r->o->export->event && !r->offcpu)
 			r->o->export->event(r->o->export->ctx, ps->desc->name ? ps->desc->name : "");
 		r->have_event = 1;
 		return 1;
@@ -103,7 +103,8 @@ static int keep_sample(struct fold_run *r, const struct perf_session_sample *ps)
 	if (!r->have_event) {
 		r->have_event = 1;
 		r->event_index = ps->event_index;
-		if (r->o->export && r->o->export->event)
+		/* off-CPU and wall profiles told the sink what they count */
+		if (r->o->export && r->o->export->event && !r->offcpu)
 			r->o->export->event(r->o->export->ctx, ps->desc->name ? ps->desc->name : "");
 	}
 	return ps->event_index == r->event_index;
@@ -247,21 +248,26 @@ static void export_frame(struct fold_run *r, size_t i, const struct frame *f,
 	free(lines);
 }
 
+size_t fold_run_name_slot(struct fold_run *r, const uint64_t key[3], int *created)
+{
+	size_t i = hashmap_intern(&r->names, key, 3 * sizeof(*key), created);
+	if (*created && i >= r->cap_names) {
+		r->cap_names = r->cap_names ? r->cap_names * 2 : 1024;
+		r->name_frames = xrealloc(r->name_frames, r->cap_names * sizeof(*r->name_frames));
+		r->name_counts = xrealloc(r->name_counts, r->cap_names * sizeof(*r->name_counts));
+		r->name_printed = xrealloc(r->name_printed, r->cap_names * sizeof(*r->name_printed));
+	}
+	return i;
+}
+
 /* The name of one (object, address): its folded frame ids, made once.  Returns its
  * index (name_frames, name_counts, name_printed). */
 static size_t frame_name(struct fold_run *r, uint64_t obj_word, uint64_t addr, int java)
 {
 	uint64_t k[3] = { obj_word, addr, (uint64_t)java };
 	int created;
-	size_t i = hashmap_intern(&r->names, k, sizeof(k), &created);
+	size_t i = fold_run_name_slot(r, k, &created);
 	if (created) {
-		if (i >= r->cap_names) {
-			r->cap_names = r->cap_names ? r->cap_names * 2 : 1024;
-			r->name_frames = xrealloc(r->name_frames, r->cap_names * sizeof(*r->name_frames));
-			r->name_counts = xrealloc(r->name_counts, r->cap_names * sizeof(*r->name_counts));
-			r->name_printed = xrealloc(r->name_printed,
-						   r->cap_names * sizeof(*r->name_printed));
-		}
 		uint64_t obj_id1 = obj_word & ~FRAME_UNWOUND;
 		struct frame f = { addr, addr, NULL, (obj_word & FRAME_UNWOUND) != 0 };
 		if (obj_id1)
@@ -450,7 +456,10 @@ static void name_stack(struct fold_run *r, size_t i, uint32_t root, const uint64
 	if (r->o->export) {
 		/* its frames are its names (a name the fold drops: a frame without lines),
 		 * its thread its root; the folded ids are not kept (OUT gets no stacks) */
-		r->o->export->stack(r->o->export->ctx, (uint32_t)i, root, r->key_names, n);
+		if (r->stack_state && r->stack_state[i])
+			perf_fold_offcpu_export_stack(r, i, root, n, r->stack_state[i] - 1);
+		else
+			r->o->export->stack(r->o->export->ctx, (uint32_t)i, root, r->key_names, n);
 		c = 0;
 	}
 	/* keep the ids in the same pool as the frame names */

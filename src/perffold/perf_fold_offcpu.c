@@ -2,9 +2,12 @@
 #include "perffold/perf_fold_offcpu.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "base/xalloc.h"
 #include "offcpu/offcpu.h"
+#include "quality/stack_quality.h"
 #include "tracepoint/trace_format.h"
 
 #define PERF_ATTR_TYPE_SOFTWARE 1 /* config 0 cpu-clock, 1 task-clock: periods in ns */
@@ -16,13 +19,50 @@ uint32_t perf_fold_offcpu_leaf(struct fold_run *r, unsigned state)
 	return fold_table_frame(r->table, name, (size_t)len);
 }
 
-static void charge(void *ctx, uint64_t stack, unsigned state, uint64_t ns)
+/* The export frame id of the leaf "[off-cpu: STATE]": a name slot of its own (tagged
+ * apart from every {object, address, java} key), described once as a frame in no
+ * object, at no address. */
+static uint32_t export_leaf(struct fold_run *r, unsigned state)
+{
+	uint64_t key[3] = { UINT64_MAX, state, UINT64_MAX };
+	int created;
+	size_t i = fold_run_name_slot(r, key, &created);
+	if (created) {
+		r->name_frames[i] = (uint32_t)r->nr_frame_ids;
+		r->name_counts[i] = 0; /* no sample's frame: never folded by key */
+		memset(&r->name_printed[i], 0, sizeof(r->name_printed[i]));
+		char name[48];
+		snprintf(name, sizeof(name), "[off-cpu: %s]", offcpu_state_name(r->offcpu, state));
+		struct export_line line = { name, NULL, NULL, 0 };
+		struct export_frame f = { 0, NULL, NULL, 0, &line, 1 };
+		if (r->o->export->frame)
+			r->o->export->frame(r->o->export->ctx, (uint32_t)i, &f);
+	}
+	return (uint32_t)i;
+}
+
+void perf_fold_offcpu_export_stack(struct fold_run *r, size_t i, uint32_t root, size_t n,
+				   unsigned state)
+{
+	uint32_t *frames = xmalloc((n + 1) * sizeof(*frames));
+	memcpy(frames, r->key_names, n * sizeof(*frames));
+	frames[n] = export_leaf(r, state);
+	r->o->export->stack(r->o->export->ctx, (uint32_t)i, root, frames, n + 1);
+	free(frames);
+}
+
+static void charge(void *ctx, uint64_t stack, unsigned state, uint64_t out_time, uint64_t ns)
 {
 	struct fold_run *r = ctx;
 	(void)state; /* --wall keyed the stack by it already */
 	hashmap_entry(&r->stacks, (size_t)stack)->value += ns;
 	if (r->stack_count)
 		r->stack_count[stack]++;
+	/* one sample per interval, at its switch-out: the thread's samples stay in time
+	 * order (it has none while off the CPU; an interval ends before the sample that
+	 * ends it is folded) */
+	if (r->o->export && r->o->export->sample)
+		r->o->export->sample(r->o->export->ctx, (uint32_t)stack, ns, out_time);
 }
 
 static void on_record(void *arg, const struct perf_event *ev)
@@ -69,6 +109,9 @@ int perf_fold_offcpu_start(struct fold_run *r, struct perf_session *s,
 			       charge, r, err);
 	if (!r->offcpu)
 		return -1;
+	/* the weights are nanoseconds of this profile, whatever event was sampled */
+	if (o->export && o->export->event)
+		o->export->event(o->export->ctx, o->wall ? "wall" : "off-cpu");
 	s->on_record = on_record;
 	s->record_arg = r;
 	memset(run, 0, sizeof(*run));

@@ -27,6 +27,11 @@ int perf_fold_offcpu_sample(struct fold_run *r, const struct perf_session_sample
 /* Charges the threads still off the CPU and reports what was not exact. */
 void perf_fold_offcpu_finish(struct fold_run *r);
 
+/* Describes stack I (o->export) of root ROOT to the sink: its N frames (r->key_names)
+ * and the leaf "[off-cpu: STATE]", a frame in no object (--wall). */
+void perf_fold_offcpu_export_stack(struct fold_run *r, size_t i, uint32_t root, size_t n,
+				   unsigned state);
+
 /* The fold_table frame id of the leaf "[off-cpu: STATE]". */
 uint32_t perf_fold_offcpu_leaf(struct fold_run *r, unsigned state);
 

@@ -11,7 +11,11 @@ sched_switch naming it as next_pid, closes it; intervals still open are closed a
 last time printed.  MODE: offcpu (blocked states: not R, R+, X, Z), offcpu-preempted
 (also R, R+), wall (offcpu plus each cpu-clock sample's period), wall-preempted.
 A stack's marker is its innermost frame named in MARKERS (comma-separated), else
-"other".  Prints "marker ns" lines, sorted, and "at_end N"."""
+"other".  Prints "marker ns" lines, sorted, and "at_end N".
+
+oracle.py MODE MARKERS DIR: also writes DIR/TID.periods per thread with a charged
+interval or (wall) a sample: the weights of its intervals and samples one a line, in
+time order, an interval at its switch-out (what a speedscope profile of it holds)."""
 import re
 import sys
 
@@ -23,6 +27,8 @@ wall = mode.startswith("wall")
 head = re.compile(r"^\s*(.*?)\s+(-?\d+)\s+(\d+)\.(\d+):\s+(.*)$")
 totals = {}
 pending = {}  # tid -> (out time, marker)
+order_dir = sys.argv[3] if len(sys.argv) > 3 else None
+weights = {}  # tid -> [(time, ns)] in the order met
 last = 0
 at_end = 0
 
@@ -35,6 +41,7 @@ def close(tid, t):
     p = pending.pop(tid, None)
     if p is not None:
         add(p[1], t - p[0])
+        weights.setdefault(tid, []).append((p[0], t - p[0]))
 
 
 lines = sys.stdin.read().split("\n")
@@ -77,6 +84,7 @@ while i < len(lines):
         close(tid, t)
         if wall:
             add(marker, int(pm.group(1)))
+            weights.setdefault(tid, []).append((t, int(pm.group(1))))
         continue
     if "sched:" not in rest and not rest.startswith("PERF_RECORD"):
         close(tid, t)
@@ -84,6 +92,11 @@ while i < len(lines):
 for tid in list(pending):
     at_end += 1
     close(tid, last)
+if order_dir:
+    for tid, ws in weights.items():
+        with open("%s/%d.periods" % (order_dir, tid), "w") as f:
+            # a stable sort: equal times keep the order met
+            f.write("".join("%d\n" % ns for _, ns in sorted(ws, key=lambda w: w[0])))
 for k in sorted(totals):
     print(k, totals[k])
 print("at_end", at_end)

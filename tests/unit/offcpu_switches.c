@@ -39,17 +39,17 @@ static const char sched_switch[] =
 	"REC->next_pid, REC->next_prio\n";
 
 struct charged {
-	uint64_t stack, ns;
+	uint64_t stack, out_time, ns;
 	unsigned state;
 };
 static struct charged got[32];
 static size_t nr_got;
 
-static void charge(void *ctx, uint64_t stack, unsigned state, uint64_t ns)
+static void charge(void *ctx, uint64_t stack, unsigned state, uint64_t out_time, uint64_t ns)
 {
 	(void)ctx;
 	if (nr_got < 32)
-		got[nr_got++] = (struct charged){ stack, ns, state };
+		got[nr_got++] = (struct charged){ stack, out_time, ns, state };
 }
 
 /* The sched_switch of PREV (leaving in STATE) to NEXT at TIME, its stack STACK. */
@@ -86,7 +86,7 @@ int main(void)
 	struct offcpu_switch sw = switch_at(o, 10, 1, 0, 1000, 7);
 	CHECK(sw.charged && !strcmp(offcpu_state_name(o, sw.state), "S"));
 	offcpu_switch_in(o, 10, 1500);
-	CHECK(nr_got == 1 && charged_is(0, 7, 500));
+	CHECK(nr_got == 1 && charged_is(0, 7, 500) && got[0].out_time == 1000);
 	/* preempted (R): not charged by default */
 	sw = switch_at(o, 11, 0, 0, 2000, 8);
 	CHECK(!sw.charged && !strcmp(offcpu_state_name(o, sw.state), "R"));
@@ -106,7 +106,8 @@ int main(void)
 	/* no switch-in, then its own sample: the interval ends there */
 	switch_at(o, 15, 1, 0, 6000, 12);
 	offcpu_sample(o, 15, 6100);
-	CHECK(nr_got == 5 && charged_is(4, 12, 100) && offcpu_counts(o)->by_sample == 1);
+	CHECK(nr_got == 5 && charged_is(4, 12, 100) && offcpu_counts(o)->by_sample == 1 &&
+	      got[4].out_time == 6000);
 	/* dead (X): never charged; a switch-in of a thread never switched out: nothing */
 	sw = switch_at(o, 16, 0x10, 0, 6500, 13);
 	CHECK(!sw.charged && !strcmp(offcpu_state_name(o, sw.state), "X"));
@@ -117,7 +118,8 @@ int main(void)
 	offcpu_seen(o, 9000);
 	offcpu_seen(o, 8000); /* earlier times do not shorten the recording */
 	offcpu_finish(o);
-	CHECK(offcpu_counts(o)->at_end == 1 && nr_got == 6 && charged_is(5, 14, 2000));
+	CHECK(offcpu_counts(o)->at_end == 1 && nr_got == 6 && charged_is(5, 14, 2000) &&
+	      got[5].out_time == 7000);
 	/* switch-out records: after their sched_switch sample they change nothing; without
 	 * one (the kernel dropped it) the wait is counted as unsampled up to the switch-in,
 	 * a preempted one only with --preempted */
