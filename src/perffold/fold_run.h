@@ -83,4 +83,13 @@ size_t fold_run_name_slot(struct fold_run *r, const uint64_t key[3], int *create
  * not folded (another event, a dropped root). */
 int fold_run_stack_of(struct fold_run *r, const struct perf_session_sample *ps, size_t *i);
 
+/* Describes name I, frame F, to o->export (perf_fold_export.c): its fold names are its
+ * lines (innermost first), with perf's names, files and lines where the counts agree;
+ * NAMES/SRCLINES the N_INL entries of F's inline chain when it was looked up. */
+struct frame;
+struct dso_symbol;
+void fold_run_export_frame(struct fold_run *r, size_t i, const struct frame *f,
+			   const struct dso_symbol *sym, const char *const *names,
+			   const char *const *srclines, size_t n_inl);
+
 #endif
