@@ -19,7 +19,9 @@ static void usage(FILE *f)
 		"Writes the samples of FILE (perf.data, default ./perf.data; or folded stacks,\n"
 		"'-' for standard input) as FORMAT, keeping what FILE has: threads, objects,\n"
 		"addresses, inline chains and source lines (folded text: names only).\n\n"
-		"  -f, --format FORMAT    " EXPORT_FORMAT_HELP ": a profile\n"
+		"  -f, --format FORMAT    pprof (gzip-compressed profile.proto: go tool pprof,\n"
+		"                         Pyroscope, Parca), callgrind (KCachegrind,\n"
+		"                         callgrind_annotate) or speedscope (JSON): a profile\n"
 		"                         per thread, samples in time order\n"
 		"  -o, --output OUT       the file to write ('-': standard output)\n"
 		EXPORT_SOURCE_HELP EXPORT_SOURCE_OFFCPU_HELP);

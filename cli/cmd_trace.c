@@ -23,7 +23,7 @@ static const char usage_text[] =
 	"\n"
 	"  -e, --elf GUEST       the guest executable (symbols and instruction bytes)\n"
 	"  -o, --output FILE     the output (default: standard output)\n"
-	"  -f, --format FORMAT   write the output as folded (the default) or\n"
+	"  -f, --format FORMAT   write the output as folded (the default),\n"
 	"                        " EXPORT_FORMAT_HELP ",\n"
 	"                        with addresses, inline chains and source lines\n"
 	"      --input-format F  TRACE is qemu-log or pcs (default: guessed from the\n"

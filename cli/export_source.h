@@ -65,10 +65,7 @@ int export_source_load(const char *path, const struct perf_fold_options *o,
  * (folded: what those write without it). */
 enum export_format { EXPORT_FORMAT_FOLDED, EXPORT_FORMAT_PPROF, EXPORT_FORMAT_CALLGRIND,
 		     EXPORT_FORMAT_SPEEDSCOPE };
-#define EXPORT_FORMAT_HELP                                                                \
-	"pprof (gzip-compressed profile.proto: go tool pprof,\n"                           \
-	"                         Pyroscope, Parca), callgrind (KCachegrind,\n"              \
-	"                         callgrind_annotate), speedscope (JSON)"
+#define EXPORT_FORMAT_HELP "pprof, callgrind or speedscope"
 /* The format NAME names ("folded" only when WITH_FOLDED), or -1 having printed why
  * (WHO the command; NULL: print nothing). */
 int export_format_parse(const char *name, int with_folded, const char *who);
