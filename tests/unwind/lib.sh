@@ -18,9 +18,10 @@
 #   before it and either stop at the end of the copy too ("stack cut short", or "stack
 #   partly copied" when the kernel copied less than asked) or have read the copy's last
 #   word (which perf never reads) and so have a frame where perf has its bogus one,
-#   or have ended for want of CFI with exactly perf's frames before its bogus one (seen
-#   in a fresh root on python3: perf went on past a frame that has no CFI, ld.so's entry
-#   code, and ran off the copy; we have nothing to go on there and stop);
+#   or have ended for want of CFI or on a word outside the copy ("bad memory read")
+#   with exactly perf's frames before its bogus one (both seen once in fresh roots on
+#   python3: perf went on past a frame that has no CFI, ld.so's entry code, or read a
+#   word outside the copy as 0; we stop there);
 #   and, in at most 1% of the samples, a
 #   "return address" perf takes in [heap] or [stack], where our frames must equal
 #   perf's up to it.  Also checks that runs with --module-budget 1
@@ -81,6 +82,7 @@ compare_with_perf() {
 			ourcut[key] = $3 ~ /^stack_(cut_short|partly_copied)/
 			ourlast[key] = $3 ~ /read_the_last_word_of_the_dump/
 			ournocfi[key] = $3 ~ /^no_CFI/
+			ourbadread[key] = $3 ~ /^bad_memory_read/
 			$3 = ""; ours[key] = $0; next
 		}
 		{ key = $1 " " $2 }
@@ -101,10 +103,12 @@ compare_with_perf() {
 					# we read it there: one frame more than perf at least
 					lastword++
 					if (nours <= nperf) { print "sample " key ": we read the last word of the dump but have " nours " frames, perf " nperf; bad++; next }
-				} else if (ournocfi[key]) {
-					# perf went on past a frame without CFI and could not read
-					# the next: ours stop at that frame, with the frames perf has
-					if (nours != nperf) { print "sample " key ": we end for want of CFI with " nours " frames, perf has " nperf " before its frame 0"; bad++; next }
+				} else if (ournocfi[key] || ourbadread[key]) {
+					# perf went on past a frame without CFI, or needed a word
+					# outside the copy below its top (where perf reads 0), and
+					# could not read the next: ours stop at that frame too, with
+					# the frames perf has
+					if (nours != nperf) { print "sample " key ": we end (" (ournocfi[key] ? "no CFI" : "bad memory read") ") with " nours " frames, perf has " nperf " before its frame 0"; bad++; next }
 					nocfi++
 				} else {
 					print "sample " key ": perf ends with frame 0; we neither stop at the end of the copied stack nor read its last word"
@@ -135,7 +139,7 @@ compare_with_perf() {
 			same++
 		}
 		END {
-			printf "%d samples agree (%d of them cut short in perf, %d of those with a return address in the last word of the dump, %d where we end for want of CFI), %d where perf returns into data, %d differ\n", same, cut, lastword, nocfi, bogus, bad
+			printf "%d samples agree (%d of them cut short in perf, %d of those with a return address in the last word of the dump, %d where we end for want of CFI or on an unreadable word), %d where perf returns into data, %d differ\n", same, cut, lastword, nocfi, bogus, bad
 			exit (bad > 0 || same == 0 || bogus > same / 100)
 		}' "$work/ours.norm" "$work/perf.norm" || status=1
 		"$bin" --module-budget 1 "$data" >"$work/ours-evicting.txt" 2>/dev/null
