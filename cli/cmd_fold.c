@@ -94,47 +94,19 @@ static int fold_text(const char *path, const struct perf_fold_options *po)
 	return rc;
 }
 
-enum { O_EVENT = 256, O_WEIGHT, O_PID, O_TID, O_KERNEL, O_JIT, O_ALL, O_ADDRS, O_INLINE,
-       O_ONLY_PID, O_ONLY_TID, O_COMMS, O_MAX_STACK, O_SRCLINE, O_FROM_TEXT, O_COMPAT,
-       O_STRICT, O_OFF_CPU, O_PREEMPTED, O_WALL, O_TIME };
-
-static enum sample_filter_kind filter_kind(int option)
-{
-	switch (option) {
-	case O_ONLY_PID: return SAMPLE_FILTER_PIDS;
-	case O_ONLY_TID: return SAMPLE_FILTER_TIDS;
-	case O_COMMS: return SAMPLE_FILTER_COMMS;
-	case O_TIME: return SAMPLE_FILTER_TIME;
-	default: return SAMPLE_FILTER_MAX_STACK;
-	}
-}
+enum { O_ADDRS = 256, O_SRCLINE, O_FROM_TEXT, O_STRICT };
 
 int cmd_fold(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "input", required_argument, NULL, 'i' },
-		{ "event", required_argument, NULL, O_EVENT },
-		{ "event-filter", required_argument, NULL, O_EVENT },
-		{ "weight", required_argument, NULL, O_WEIGHT },
-		{ "pid", no_argument, NULL, O_PID },
-		{ "tid", no_argument, NULL, O_TID },
-		{ "kernel", no_argument, NULL, O_KERNEL },
-		{ "jit", no_argument, NULL, O_JIT },
-		{ "all", no_argument, NULL, O_ALL },
+		EXPORT_SOURCE_LONG_OPTIONS,
+		{ "event-filter", required_argument, NULL, EXPORT_O_EVENT },
+		EXPORT_SOURCE_NAMING_LONG_OPTIONS,
 		{ "addrs", no_argument, NULL, O_ADDRS },
-		{ "inline", no_argument, NULL, O_INLINE },
-		{ "only-pid", required_argument, NULL, O_ONLY_PID },
-		{ "only-tid", required_argument, NULL, O_ONLY_TID },
-		{ "comms", required_argument, NULL, O_COMMS },
-		{ "max-stack", required_argument, NULL, O_MAX_STACK },
-		{ "time", required_argument, NULL, O_TIME },
 		{ "srcline", no_argument, NULL, O_SRCLINE },
 		{ "from-text", no_argument, NULL, O_FROM_TEXT },
-		{ "compat", no_argument, NULL, O_COMPAT },
 		{ "strict", no_argument, NULL, O_STRICT },
-		{ "off-cpu", no_argument, NULL, O_OFF_CPU },
-		{ "preempted", no_argument, NULL, O_PREEMPTED },
-		{ "wall", no_argument, NULL, O_WALL },
 		{ "quiet", no_argument, NULL, 'q' },
 		SYMBOL_CLI_LONG_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
@@ -154,45 +126,8 @@ int cmd_fold(int argc, char **argv)
 		case 'i':
 			path = optarg;
 			break;
-		case O_EVENT:
-			o.event = optarg; /* --from-text */
-			if (sample_filter_parse(&o.filter, SAMPLE_FILTER_EVENT, "event", optarg, &err)) {
-				fprintf(stderr, "tephra fold: %s\n", err.msg);
-				goto out;
-			}
-			break;
-		case O_WEIGHT:
-			if (!strcmp(optarg, "period"))
-				o.weight = PERF_FOLD_WEIGHT_PERIOD;
-			else if (!strcmp(optarg, "samples"))
-				o.weight = PERF_FOLD_WEIGHT_SAMPLES, data_only = 1;
-			else {
-				fprintf(stderr, "tephra fold: --weight is 'period' or 'samples'\n");
-				goto out;
-			}
-			break;
-		case O_PID:
-			if (o.root != FOLD_ROOT_TID)
-				o.root = FOLD_ROOT_PID;
-			break;
-		case O_TID:
-			o.root = FOLD_ROOT_TID;
-			break;
-		case O_KERNEL:
-			o.name_flags |= FOLD_KERNEL;
-			break;
-		case O_JIT:
-			o.name_flags |= FOLD_JIT;
-			break;
-		case O_ALL:
-			o.name_flags |= FOLD_KERNEL | FOLD_JIT;
-			break;
 		case O_ADDRS:
 			o.name_flags |= FOLD_ADDRS;
-			break;
-		case O_INLINE:
-			o.name_flags |= FOLD_INLINED;
-			data_only = 1;
 			break;
 		case O_SRCLINE:
 			o.srcline = 1;
@@ -200,47 +135,32 @@ int cmd_fold(int argc, char **argv)
 		case O_FROM_TEXT:
 			from_text = 1;
 			break;
-		case O_COMPAT:
-			o.compat = 1;
-			break;
 		case O_STRICT:
 			o.strict = 1;
 			break;
-		case O_OFF_CPU:
-			o.off_cpu = 1;
-			data_only = 1;
-			break;
-		case O_PREEMPTED:
-			o.off_cpu_preempted = 1;
-			break;
-		case O_WALL:
-			o.wall = 1;
-			data_only = 1;
-			break;
 		case 'q':
 			quiet = 1;
-			break;
-		case O_ONLY_PID:
-		case O_ONLY_TID:
-		case O_COMMS:
-		case O_MAX_STACK:
-		case O_TIME:
-			data_only = 1;
-			if (sample_filter_parse(&o.filter, filter_kind(c), opts[option].name,
-						optarg, &err)) {
-				fprintf(stderr, "tephra fold: %s\n", err.msg);
-				goto out;
-			}
 			break;
 		case 'h':
 			usage(stdout);
 			rc = 0;
 			goto out;
 		default:
+			if (export_source_is_option(c)) {
+				if (export_source_option(&o, c, opts[option].name, optarg,
+							 "tephra fold"))
+					goto out;
+				break;
+			}
 			usage(stderr);
 			goto out;
 		}
 	}
+	/* what only a perf.data has (perf script text has no inline chains, periods, ...) */
+	if ((o.name_flags & FOLD_INLINED) || o.weight == PERF_FOLD_WEIGHT_SAMPLES || o.off_cpu ||
+	    o.wall || o.filter.pids || o.filter.tids || o.filter.comms || o.filter.max_stack ||
+	    o.filter.time)
+		data_only = 1;
 	if (optind < argc)
 		path = argv[optind++];
 	if (optind < argc) {

@@ -42,7 +42,7 @@ static void usage(FILE *f)
 	symbol_cli_usage(f, 25);
 }
 
-enum { O_TITLE = 256, O_ROWS, O_WEIGHT, O_PID, O_TID, O_ALL, O_COMPAT, O_STRICT };
+enum { O_TITLE = 256, O_ROWS, O_STRICT };
 
 /* PATH, a file (not "-"), must hold perf.data: folded stacks and perf script text have
  * no sample times to place.  A directory is left to the reader (perf record --threads).
@@ -77,12 +77,8 @@ int cmd_heatmap(int argc, char **argv)
 		{ "title", required_argument, NULL, O_TITLE },
 		{ "rows", required_argument, NULL, O_ROWS },
 		EXPORT_SOURCE_LONG_OPTIONS,
+		EXPORT_SOURCE_NAMING_LONG_OPTIONS,
 		SYMBOL_CLI_LONG_OPTIONS,
-		{ "weight", required_argument, NULL, O_WEIGHT },
-		{ "pid", no_argument, NULL, O_PID },
-		{ "tid", no_argument, NULL, O_TID },
-		{ "all", no_argument, NULL, O_ALL },
-		{ "compat", no_argument, NULL, O_COMPAT },
 		{ "strict", no_argument, NULL, O_STRICT },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -114,29 +110,6 @@ int cmd_heatmap(int argc, char **argv)
 			ho.rows = (unsigned)n;
 			break;
 		}
-		case O_WEIGHT:
-			if (!strcmp(optarg, "period"))
-				o.weight = PERF_FOLD_WEIGHT_PERIOD;
-			else if (!strcmp(optarg, "samples"))
-				o.weight = PERF_FOLD_WEIGHT_SAMPLES;
-			else {
-				fprintf(stderr, WHO ": --weight is 'period' or 'samples'\n");
-				goto out;
-			}
-			break;
-		case O_PID:
-			if (o.root != FOLD_ROOT_TID)
-				o.root = FOLD_ROOT_PID;
-			break;
-		case O_TID:
-			o.root = FOLD_ROOT_TID;
-			break;
-		case O_ALL:
-			o.name_flags |= FOLD_KERNEL | FOLD_JIT;
-			break;
-		case O_COMPAT:
-			o.compat = 1;
-			break;
 		case O_STRICT:
 			o.strict = 1;
 			break;
@@ -153,7 +126,7 @@ int cmd_heatmap(int argc, char **argv)
 		default:
 			if (symbol_cli_option(&syms, c, optarg))
 				break;
-			if (c >= EXPORT_O_EVENT && c <= EXPORT_O_TIME) {
+			if (export_source_is_option(c)) {
 				if (export_source_option(&o, c, opts[option].name, optarg, WHO))
 					goto out;
 				break;

@@ -36,6 +36,32 @@ int export_source_option(struct perf_fold_options *o, int c, const char *name, c
 	case EXPORT_O_PREEMPTED:
 		o->off_cpu_preempted = 1;
 		return 0;
+	case EXPORT_O_WEIGHT:
+		if (!strcmp(arg, "period"))
+			o->weight = PERF_FOLD_WEIGHT_PERIOD;
+		else if (!strcmp(arg, "samples"))
+			o->weight = PERF_FOLD_WEIGHT_SAMPLES;
+		else {
+			fprintf(stderr, "%s: --weight is 'period' or 'samples'\n", who);
+			return -1;
+		}
+		return 0;
+	case EXPORT_O_PID:
+		if (o->root != FOLD_ROOT_TID)
+			o->root = FOLD_ROOT_PID;
+		return 0;
+	case EXPORT_O_TID:
+		o->root = FOLD_ROOT_TID;
+		return 0;
+	case EXPORT_O_ALL:
+		o->name_flags |= FOLD_KERNEL | FOLD_JIT;
+		return 0;
+	case EXPORT_O_COMPAT:
+		o->compat = 1;
+		return 0;
+	case EXPORT_O_EVENT:
+		o->event = arg; /* what tephra fold --from-text reads; perf.data: the filter */
+		break;
 	default:
 		break;
 	}

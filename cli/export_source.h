@@ -16,7 +16,10 @@
  * both).  Returns 0, or -1 having printed why (WHO the command). */
 enum { EXPORT_O_EVENT = 300, EXPORT_O_INLINE, EXPORT_O_ONLY_PID, EXPORT_O_ONLY_TID,
        EXPORT_O_COMMS, EXPORT_O_MAX_STACK, EXPORT_O_KERNEL, EXPORT_O_JIT, EXPORT_O_TIME,
-       EXPORT_O_OFF_CPU, EXPORT_O_WALL, EXPORT_O_PREEMPTED };
+       EXPORT_O_OFF_CPU, EXPORT_O_WALL, EXPORT_O_PREEMPTED,
+       /* EXPORT_SOURCE_NAMING_LONG_OPTIONS */
+       EXPORT_O_WEIGHT, EXPORT_O_PID, EXPORT_O_TID, EXPORT_O_ALL, EXPORT_O_COMPAT,
+       EXPORT_O_LAST = EXPORT_O_COMPAT };
 #define EXPORT_SOURCE_LONG_OPTIONS                                                        \
 	{ "event", required_argument, NULL, EXPORT_O_EVENT },                               \
 	{ "inline", no_argument, NULL, EXPORT_O_INLINE },                                   \
@@ -30,6 +33,15 @@ enum { EXPORT_O_EVENT = 300, EXPORT_O_INLINE, EXPORT_O_ONLY_PID, EXPORT_O_ONLY_T
 	{ "off-cpu", no_argument, NULL, EXPORT_O_OFF_CPU },                                 \
 	{ "wall", no_argument, NULL, EXPORT_O_WALL },                                       \
 	{ "preempted", no_argument, NULL, EXPORT_O_PREEMPTED }
+/* How the commands that fold name their stacks (fold, heatmap): --weight, --pid, --tid,
+ * --all, --compat, parsed by export_source_option too.  Their help stays each
+ * command's own (fold explains them at length, heatmap in two lines). */
+#define EXPORT_SOURCE_NAMING_LONG_OPTIONS                                                 \
+	{ "weight", required_argument, NULL, EXPORT_O_WEIGHT },                             \
+	{ "pid", no_argument, NULL, EXPORT_O_PID },                                         \
+	{ "tid", no_argument, NULL, EXPORT_O_TID },                                         \
+	{ "all", no_argument, NULL, EXPORT_O_ALL },                                         \
+	{ "compat", no_argument, NULL, EXPORT_O_COMPAT }
 #define EXPORT_SOURCE_HELP                                                               \
 	"      --event NAME       this event (default: the first one sampled)\n"            \
 	"      --inline           every user frame's inline chain (DWARF), not only\n"      \
@@ -49,6 +61,11 @@ enum { EXPORT_O_EVENT = 300, EXPORT_O_INLINE, EXPORT_O_ONLY_PID, EXPORT_O_ONLY_T
 	"      --preempted        with --off-cpu or --wall, time preempted (R, R+) too\n"
 int export_source_option(struct perf_fold_options *o, int c, const char *name, const char *arg,
 			 const char *who);
+/* Whether getopt_long code C is one of the two tables' (export_source_option parses it). */
+static inline int export_source_is_option(int c)
+{
+	return c >= EXPORT_O_EVENT && c <= EXPORT_O_LAST;
+}
 
 /* Whether O's off-CPU options go together (--preempted only with --off-cpu or --wall,
  * not both of these): 0, or -1 having printed why (WHO the command). */

@@ -12,7 +12,13 @@ for cmd in $COMMANDS; do
 	grep -q "^usage: tephra $cmd" help.txt || fail "tephra $cmd --help: no usage line"
 	tables=$src
 	grep -q 'flame_cli_merge_options' "$src" && tables="$tables $TOP/cli/flame_cli.c"
-	grep -q 'EXPORT_SOURCE_LONG_OPTIONS' "$src" && tables="$tables $TOP/cli/export_source.h"
+	# export_source.h holds two tables: each macro's lines, where the command uses it
+	: >source_tables
+	for m in EXPORT_SOURCE_LONG_OPTIONS EXPORT_SOURCE_NAMING_LONG_OPTIONS; do
+		grep -q "$m," "$src" &&
+			sed -n "/^#define $m\\b/,/[^\\\\]\$/p" "$TOP/cli/export_source.h" >>source_tables
+	done
+	tables="$tables source_tables"
 	grep -q 'SYMBOL_CLI_LONG_OPTIONS' "$src" && tables="$tables $TOP/cli/symbol_cli.h"
 	# Long options the code accepts: getopt tables, and literal "--name" comparisons
 	# (tephra stat parses its few options by hand).
