@@ -28,6 +28,7 @@ struct parser {
 	uint64_t num;
 	int num_unsigned;  /* the number had a U suffix */
 	int failed;
+	unsigned nesting;  /* parse_expr and parse_unary calls under way */
 };
 
 static void next(struct parser *ps)
@@ -103,6 +104,8 @@ static void add_kid(struct tp_print_node *n, struct tp_print_node *kid)
 	n->kids[n->nr_kids++] = kid;
 	if (kid && kid->unknown)
 		n->unknown = 1;
+	if (kid && kid->height + 1 > n->height)
+		n->height = kid->height + 1;
 }
 
 static void free_node(struct tp_print_node *n)
@@ -346,7 +349,7 @@ static struct tp_print_node *parse_primary(struct parser *ps)
 	}
 }
 
-static struct tp_print_node *parse_unary(struct parser *ps)
+static struct tp_print_node *parse_unary_here(struct parser *ps)
 {
 	if (is_op(ps, "!") || is_op(ps, "~") || is_op(ps, "-") || is_op(ps, "+")) {
 		struct tp_print_node *n = new_node(N_UNARY);
@@ -358,6 +361,18 @@ static struct tp_print_node *parse_unary(struct parser *ps)
 		return n;
 	}
 	return parse_primary(ps);
+}
+
+/* Every nesting (parentheses, braces, calls, unary and conditional chains) passes
+ * through parse_unary or parse_expr: they count it. */
+static struct tp_print_node *parse_unary(struct parser *ps)
+{
+	if (ps->nesting >= TP_PRINT_MAX_NESTING)
+		return fail(ps, NULL);
+	ps->nesting++;
+	struct tp_print_node *n = parse_unary_here(ps);
+	ps->nesting--;
+	return n;
 }
 
 /* Binary operators by precedence level, lowest first; each maps to a one-char op code. */
@@ -389,6 +404,9 @@ static struct tp_print_node *join_like_perf(struct tp_print_node *op, struct tp_
 		struct tp_print_node *inner = join_like_perf(op, left, right->kids[0]);
 		right->kids[0] = inner;
 		right->unknown |= inner->unknown;
+		for (size_t i = 0; i < right->nr_kids; i++)
+			if (right->kids[i] && right->kids[i]->height + 1 > right->height)
+				right->height = right->kids[i]->height + 1;
 		return right;
 	}
 	add_kid(op, left);
@@ -422,16 +440,20 @@ static struct tp_print_node *parse_level(struct parser *ps, size_t level)
 		if (right->paren && right->kind == N_BINARY && right->prec < n->prec) {
 			right->paren = 0;
 			left = join_like_perf(n, left, right);
+			if (left->height > TP_PRINT_MAX_HEIGHT)
+				return fail(ps, left);
 			continue;
 		}
 		add_kid(n, left);
 		add_kid(n, right);
 		left = n;
+		if (left->height > TP_PRINT_MAX_HEIGHT)
+			return fail(ps, left);
 	}
 	return left;
 }
 
-static struct tp_print_node *parse_expr(struct parser *ps)
+static struct tp_print_node *parse_expr_here(struct parser *ps)
 {
 	struct tp_print_node *c = parse_level(ps, 0), *n;
 
@@ -447,6 +469,16 @@ static struct tp_print_node *parse_expr(struct parser *ps)
 	add_kid(n, parse_expr(ps));
 	if (!n->kids[2])
 		return fail(ps, n);
+	return n;
+}
+
+static struct tp_print_node *parse_expr(struct parser *ps)
+{
+	if (ps->nesting >= TP_PRINT_MAX_NESTING)
+		return fail(ps, NULL);
+	ps->nesting++;
+	struct tp_print_node *n = parse_expr_here(ps);
+	ps->nesting--;
 	return n;
 }
 

@@ -14,6 +14,13 @@ enum node_kind { N_NUM, N_STR, N_FIELD, N_UNARY, N_BINARY, N_COND, N_CAST, N_CAL
 enum call_fn { FN_PRINT_FLAGS, FN_PRINT_SYMBOLIC, FN_GET_STR, FN_GET_DYN_LEN, FN_PRINT_HEX,
 	       FN_PRINT_HEX_STR, FN_EXPECT };
 
+/* A print fmt deeper than these is refused (its samples print as perf prints a format
+ * it cannot parse: [FAILED TO PARSE] and the fields): nesting recurses in the parser,
+ * and a tree's height in the evaluator and in free.  The
+ * kernel's formats nest a few levels; the fuzzer's `{{{{...` overflowed the stack. */
+#define TP_PRINT_MAX_NESTING 200
+#define TP_PRINT_MAX_HEIGHT 1000
+
 struct tp_print_node {
 	enum node_kind kind;
 	int op;                     /* operator: '+', '!', 'L' (<<), 'R' (>>), 'E' (==), … */
@@ -27,6 +34,8 @@ struct tp_print_node {
 	int cast_signed;
 	int prec;                   /* N_BINARY: its precedence level (levels[] index) */
 	int paren;                  /* written in parentheses */
+	unsigned height;            /* 1 + its tallest kid's height: bounds the evaluator's
+				     * and free's recursion (TP_PRINT_MAX_HEIGHT) */
 	int unknown;                /* holds a name the kernel left unresolved (an enum
 				     * constant, a kernel variable): evaluates as 0, and a
 				     * __print_flags/__print_symbolic entry with it never matches */
