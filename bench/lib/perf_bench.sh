@@ -9,6 +9,24 @@ nr_samples() {
 	perf report -i "$1" --stats 2>/dev/null | awk '/SAMPLE events:/ { print $3; exit }'
 }
 
+# record_samples DATA WANT LABEL RECORD_OPTIONS COMMAND: unless DATA holds WANT samples
+# already (a cached recording), runs `perf record -q -N RECORD_OPTIONS -- sh -c COMMAND`,
+# COMMAND finding in $MS how many milliseconds (of CPU time, for the bundled workloads) to
+# run; MS grows until the recording holds WANT samples.
+record_samples() {
+	local data=$1 want=$2 label=$3 opts=$4 cmd=$5 ms=2000 got
+	if [ -s "$data" ] && [ "$(nr_samples "$data")" -ge "$want" ] 2>/dev/null; then return 0; fi
+	while :; do
+		rm -f "$data.tmp" "$data.tmp.old" # perf record would keep the old file as .old
+		echo "$label: recording $ms ms (perf record $opts)..." >&2
+		MS=$ms perf record -q -N $opts -o "$data.tmp" -- sh -c "$cmd" >/dev/null 2>&1
+		got=$(nr_samples "$data.tmp")
+		[ "${got:-0}" -ge "$want" ] && break
+		ms=$((ms * want / (${got:-0} + 1) + 500))
+	done
+	mv "$data.tmp" "$data"
+}
+
 # measure NAME OUTFILE COMMAND: prints wall seconds, CPU seconds (user+sys of all its
 # processes) and peak RSS (KB; a pipeline counts its largest process) of COMMAND, a shell
 # line whose output goes to OUTFILE.  CPU time is reported beside wall time because on a
