@@ -6,7 +6,8 @@
 # perf 6.1 here stops after the first frame (go_stacks.py says how deep it went; were it
 # to reach runtime.goexit, its stacks must equal ours).  Compared with --no-inline: the
 # unwinding is what is tested here, not the naming of inlined frames.  And tephra fold's
-# lines of those samples start at runtime.goexit.
+# lines of those samples start at runtime.goexit.  The ASan build, when built, must print
+# the same text.
 . "$TOP/tests/perf/lib.sh"
 need_perf
 command -v go >/dev/null 2>&1 || skip "go is not installed (Debian: golang-go)"
@@ -26,6 +27,14 @@ perf script --no-inline -i "$TEST_TMP/go.data" >"$TEST_TMP/perf.txt" 2>/dev/null
 	fail "tephra script failed: $(head -n 3 "$TEST_TMP/tephra.err")"
 python3 "$TOP/tests/perf-dwarf/go_stacks.py" "$TEST_TMP/perf.txt" "$TEST_TMP/tephra.txt" ||
 	fail "the Go stacks (above)"
+
+# the ASan+UBSan build (when built) on the same recording: Go's compressed .debug_frame
+# and its DWARF are read by the same code, so the same bytes
+if [ -x "${TEPHRA_ASAN:-}" ]; then
+	"$TEPHRA_ASAN" script --no-inline -i "$TEST_TMP/go.data" >"$TEST_TMP/asan.txt" 2>"$TEST_TMP/asan.err" ||
+		fail "the ASan build's tephra script failed: $(head -n 5 "$TEST_TMP/asan.err")"
+	cmp -s "$TEST_TMP/tephra.txt" "$TEST_TMP/asan.txt" || fail "the ASan build printed other stacks"
+fi
 
 "$TEPHRA" fold -i "$TEST_TMP/go.data" >"$TEST_TMP/fold.txt" 2>"$TEST_TMP/fold.err" ||
 	fail "tephra fold failed: $(head -n 3 "$TEST_TMP/fold.err")"
