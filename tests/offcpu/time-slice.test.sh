@@ -11,7 +11,7 @@
 #    given in reverse order, and their sum against each range alone;
 #  - overlapping ranges: their union, nothing charged twice;
 #  - open: from the middle of the pipe wait to the end of the recording;
-#  - report --json and export -f speedscope of a slice: the oracle's total;
+#  - report --json, export -f speedscope and flamegraph of a slice: the oracle's total;
 #  - beyond the end: empty, no error; an empty percentage range: empty.
 . "$TOP/tests/offcpu/lib.sh"
 
@@ -100,7 +100,7 @@ for mode in offcpu wall; do
 	check "open-$mode" $mode "$(( p0 + (p1 - p0) / 2 )),18446744073709551615" "$(sec $(( p0 + (p1 - p0) / 2 ))),"
 done
 
-# the other commands take the same intervals: report's and speedscope's totals
+# the other commands take the same intervals: report's, speedscope's and the graph's totals
 want=$(awk '{ t += $2 } END { printf "%.0f\n", t }' before-offcpu.expected)
 spec="$(sec "$(at 4)"),$(sec $(( p0 + (p1 - p0) / 2 )))"
 "$TEPHRA" report --json -n 0 --off-cpu --time "$spec" oc.data >before.json 2>before.report.err ||
@@ -116,6 +116,10 @@ d = json.load(open(sys.argv[1]))
 print(sum(sum(p["weights"]) for p in d["profiles"]))' before.speedscope.json)
 [ "$got" = "$want" ] && echo "ok: export -f speedscope --off-cpu --time: total $got ns" ||
 	fail "export -f speedscope --off-cpu --time: total $got, the oracle's $want ns"
+"$TEPHRA" flamegraph --off-cpu --time "$spec" -o before.svg oc.data 2>before.fg.err ||
+	fail "flamegraph --time failed: $(head -n 3 before.fg.err)"
+grep -q "<g o=\"0\" w=\"$want\"><title>all (" before.svg && echo "ok: flamegraph --off-cpu --time: all $want ns" ||
+	fail "flamegraph --off-cpu --time: its root is not $want ns wide"
 
 # hostile slices: beyond the recording's end, an empty percentage range
 for spec in "$(sec $(( p1 + 1000000000000 ))),$(sec $(( p1 + 2000000000000 )))" "10%-5%"; do
