@@ -41,6 +41,7 @@ static void usage(FILE *f)
 		"      --max-stack N      at most N frames per sample (default 127, as perf script)\n"
 		"      --time RANGES      only samples in these times (perf script --time): START,END\n"
 		"                         in seconds (blank-separated), or A%%-B%%, A%%/N\n"
+		"                         (--off-cpu, --wall: the waits' parts in them)\n"
 		"      --inline           expand every user frame into the functions inlined at it\n"
 		"                         (DWARF), the inlined ones marked _[i]\n"
 		"      --srcline          append ':file:line' to user frames (DWARF); with --from-text\n"

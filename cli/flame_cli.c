@@ -88,7 +88,8 @@ const char flame_cli_help[] =
 	"                      waits under a blue leaf '[off-cpu: STATE]'\n"
 	"  --preempted         with --off-cpu or --wall: time preempted (R) counts too\n"
 	"  --time RANGES       perf.data: only samples in these times (perf script --time):\n"
-	"                      START,END in seconds (blank-separated), or A%-B%, A%/N\n";
+	"                      START,END in seconds (blank-separated), or A%-B%, A%/N\n"
+	"                      (--off-cpu, --wall: the waits' parts in them)\n";
 
 void flame_cli_init(struct flame_cli *c, const char *who)
 {

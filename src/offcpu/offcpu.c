@@ -38,6 +38,8 @@ struct offcpu {
 	struct offcpu_thread *threads;
 	size_t cap_threads;
 	uint64_t last_time;
+	struct offcpu_range *slice; /* sorted, disjoint, nonempty; NULL: no slice */
+	size_t nr_slice;
 	struct offcpu_counts counts;
 	struct strbuf text;
 };
@@ -72,8 +74,47 @@ void offcpu_free(struct offcpu *o)
 		return;
 	hashmap_release(&o->tids);
 	free(o->threads);
+	free(o->slice);
 	strbuf_release(&o->text);
 	free(o);
+}
+
+static int by_start(const void *a, const void *b)
+{
+	const struct offcpu_range *x = a, *y = b;
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+void offcpu_set_slice(struct offcpu *o, const struct offcpu_range *ranges, size_t nr)
+{
+	free(o->slice);
+	o->slice = NULL;
+	o->nr_slice = 0;
+	if (!nr)
+		return;
+	/* the union as sorted disjoint ranges, so that no time is charged twice */
+	struct offcpu_range *v = xmalloc(nr * sizeof(*v));
+	size_t n = 0;
+	for (size_t i = 0; i < nr; i++)
+		if (ranges[i].end >= ranges[i].start)
+			v[n++] = ranges[i];
+	qsort(v, n, sizeof(*v), by_start);
+	size_t m = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (m && v[i].start <= v[m - 1].end) {
+			if (v[i].end > v[m - 1].end)
+				v[m - 1].end = v[i].end;
+		} else {
+			v[m++] = v[i];
+		}
+	}
+	o->slice = v; /* m may be 0: a slice of empty ranges charges nothing */
+	o->nr_slice = m;
+}
+
+int offcpu_may_charge(const struct offcpu *o, uint64_t time)
+{
+	return !o->slice || (o->nr_slice && time < o->slice[o->nr_slice - 1].end);
 }
 
 /* The name perf script prints for prev_state VALUE: the "prev_state=" word of the
@@ -155,7 +196,18 @@ static void end_interval(struct offcpu *o, struct offcpu_thread *t, uint64_t tim
 		ns = time - t->out_time;
 	t->off = 0;
 	o->counts.intervals++;
-	o->charge(o->ctx, t->stack, t->state, t->out_time, ns);
+	if (!o->slice) {
+		o->charge(o->ctx, t->stack, t->state, t->out_time, ns);
+		return;
+	}
+	/* each overlap with a range of the slice: an interval spanning ranges is charged
+	 * for each of them, the gaps between not at all */
+	for (size_t i = 0; i < o->nr_slice && ns; i++) {
+		uint64_t lo = t->out_time > o->slice[i].start ? t->out_time : o->slice[i].start;
+		uint64_t hi = time < o->slice[i].end ? time : o->slice[i].end;
+		if (hi > lo)
+			o->charge(o->ctx, t->stack, t->state, lo, hi - lo);
+	}
 }
 
 void offcpu_seen(struct offcpu *o, uint64_t time)

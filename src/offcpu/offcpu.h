@@ -9,7 +9,9 @@
  * default only blocked time is charged (any state but R, R+ and the dead X, Z); with
  * preempted, R and R+ too.  The caller feeds records in time order and gets each
  * finished interval through a callback; threads still off the CPU at the end are
- * charged up to the last time seen (offcpu_finish). */
+ * charged up to the last time seen (offcpu_finish).  With a slice (offcpu_set_slice,
+ * `--time`), only each interval's overlap with the slice is charged: the switches
+ * outside it are fed all the same, since an interval may start before the slice. */
 #ifndef TEPHRA_OFFCPU_OFFCPU_H
 #define TEPHRA_OFFCPU_OFFCPU_H
 
@@ -19,10 +21,11 @@
 #include "base/error.h"
 #include "tracepoint/trace_format.h"
 
-/* A finished off-CPU interval: the switch-out's STACK (the caller's id), the index of
- * the state it left in (offcpu_state_name), the switch-out's time OUT_TIME and the
- * interval's length in nanoseconds. */
-typedef void (*offcpu_charge_fn)(void *ctx, uint64_t stack, unsigned state, uint64_t out_time,
+/* A finished off-CPU interval, or with a slice each nonempty part of it inside one of
+ * the slice's ranges: the switch-out's STACK (the caller's id), the index of the state
+ * it left in (offcpu_state_name), the time START the part begins (the switch-out
+ * without a slice) and its length in nanoseconds. */
+typedef void (*offcpu_charge_fn)(void *ctx, uint64_t stack, unsigned state, uint64_t start,
 				 uint64_t ns);
 
 struct offcpu_counts {
@@ -43,6 +46,17 @@ struct offcpu;
 struct offcpu *offcpu_new(const struct tp_formats *f, const struct tp_event *ev, int preempted,
 			  offcpu_charge_fn charge, void *ctx, struct tephra_error *err);
 void offcpu_free(struct offcpu *o);
+
+/* A time range, inclusive, in ns (END UINT64_MAX: no end; END below START: empty). */
+struct offcpu_range {
+	uint64_t start, end;
+};
+/* Charge only the parts of intervals inside the union of the NR RANGES (in any order,
+ * overlapping or empty ones allowed); NR 0: whole intervals.  Copied. */
+void offcpu_set_slice(struct offcpu *o, const struct offcpu_range *ranges, size_t nr);
+/* Whether an interval starting at TIME can have a part in the slice (always without
+ * one): the caller need not find the stack of a switch-out after the slice. */
+int offcpu_may_charge(const struct offcpu *o, uint64_t time);
 
 /* One sched_switch sample's fields.  CHARGED: its state is one that is charged.
  * Returns 0, or -1 when RAW does not hold the fields. */

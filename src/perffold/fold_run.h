@@ -73,6 +73,8 @@ struct fold_run {
 	uint64_t switch_undecoded;   /* sched_switch samples whose fields did not read */
 	uint32_t *stack_state;       /* per raw key: 1 + its off-CPU state (o->wall), 0: on-CPU */
 	uint32_t cur_state;          /* ... of the sample being keyed */
+	struct sample_time_range *times; /* --time's ranges (o->off_cpu / o->wall) */
+	size_t nr_times;
 };
 
 /* The name slot of KEY ({object word, address, java}; other tags for names that are no

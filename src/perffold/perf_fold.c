@@ -624,6 +624,7 @@ static void run_release(struct fold_run *r)
 	free(r->stack_samples);
 	free(r->stack_count);
 	free(r->stack_state);
+	free(r->times);
 	offcpu_free(r->offcpu);
 	stack_quality_free(r->quality);
 	fold_roots_release(&r->roots);
@@ -733,6 +734,8 @@ int perf_fold_file(const char *path, const struct perf_fold_options *o, struct f
 	/* each unique raw stack was named once; the table merges stacks whose names meet */
 	for (size_t i = 0; i < hashmap_count(&r.stacks); i++) {
 		uint64_t weight = hashmap_entry(&r.stacks, i)->value;
+		if (r.nr_times && !weight)
+			continue; /* a wait with no part in --time's slice */
 		if (o->export)
 			o->export->stack_total(o->export->ctx, (uint32_t)i, weight, r.stack_count[i]);
 		else

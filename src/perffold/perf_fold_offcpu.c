@@ -51,18 +51,18 @@ void perf_fold_offcpu_export_stack(struct fold_run *r, size_t i, uint32_t root, 
 	free(frames);
 }
 
-static void charge(void *ctx, uint64_t stack, unsigned state, uint64_t out_time, uint64_t ns)
+static void charge(void *ctx, uint64_t stack, unsigned state, uint64_t start, uint64_t ns)
 {
 	struct fold_run *r = ctx;
 	(void)state; /* --wall keyed the stack by it already */
 	hashmap_entry(&r->stacks, (size_t)stack)->value += ns;
 	if (r->stack_count)
 		r->stack_count[stack]++;
-	/* one sample per interval, at its switch-out: the thread's samples stay in time
-	 * order (it has none while off the CPU; an interval ends before the sample that
-	 * ends it is folded) */
+	/* one sample per interval (per part inside --time's slice), at its start: the
+	 * thread's samples stay in time order (it has none while off the CPU; an interval
+	 * ends before the sample that ends it is folded) */
 	if (r->o->export && r->o->export->sample)
-		r->o->export->sample(r->o->export->ctx, (uint32_t)stack, ns, out_time);
+		r->o->export->sample(r->o->export->ctx, (uint32_t)stack, ns, start);
 }
 
 static void on_record(void *arg, const struct perf_event *ev)
@@ -105,10 +105,22 @@ int perf_fold_offcpu_start(struct fold_run *r, struct perf_session *s,
 				 s->path);
 		return -1;
 	}
+	/* --time: the slice applies to the intervals, not to the records read (an interval
+	 * in it may start before it); the on-CPU samples of --wall are kept by their time */
+	if (sample_filter_times(&o->filter, s->reader, s->path, &r->times, &r->nr_times, err))
+		return -1;
 	r->offcpu = offcpu_new(perf_reader_tracepoints(s->reader), sw->tp, o->off_cpu_preempted,
 			       charge, r, err);
 	if (!r->offcpu)
 		return -1;
+	if (r->nr_times) {
+		struct offcpu_range *slice = xmalloc(r->nr_times * sizeof(*slice));
+		for (size_t i = 0; i < r->nr_times; i++)
+			slice[i] = (struct offcpu_range){ r->times[i].start,
+							  r->times[i].end ? r->times[i].end : UINT64_MAX };
+		offcpu_set_slice(r->offcpu, slice, r->nr_times);
+		free(slice);
+	}
 	/* the weights are nanoseconds of this profile, whatever event was sampled */
 	if (o->export && o->export->event)
 		o->export->event(o->export->ctx, o->wall ? "wall" : "off-cpu");
@@ -116,7 +128,6 @@ int perf_fold_offcpu_start(struct fold_run *r, struct perf_session *s,
 	s->record_arg = r;
 	memset(run, 0, sizeof(*run));
 	run->max_stack = o->filter.max_stack;
-	run->time = o->filter.time; /* --time: switch-outs and samples in the slice */
 	return 0;
 }
 
@@ -132,7 +143,7 @@ int perf_fold_offcpu_sample(struct fold_run *r, const struct perf_session_sample
 		const struct perf_event_desc *d = ps->desc;
 		/* --wall: on-CPU time is what the clock events sampled */
 		if (r->o->wall && kept && d && d->attr.type == PERF_ATTR_TYPE_SOFTWARE &&
-		    d->attr.config <= 1)
+		    d->attr.config <= 1 && sample_filter_time_keeps(r->times, r->nr_times, smp->time))
 			return fold_on_cpu(r, s, ps);
 		return 0;
 	}
@@ -143,7 +154,7 @@ int perf_fold_offcpu_sample(struct fold_run *r, const struct perf_session_sample
 		return 0;
 	}
 	size_t i = 0;
-	if (sw.charged && kept) {
+	if (sw.charged && kept && offcpu_may_charge(r->offcpu, smp->time)) {
 		r->cur_state = r->o->wall ? sw.state + 1 : 0;
 		sw.charged = fold_run_stack_of(r, ps, &i);
 		r->cur_state = 0;

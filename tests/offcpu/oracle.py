@@ -15,9 +15,34 @@ A stack's marker is its innermost frame named in MARKERS (comma-separated), else
 
 oracle.py MODE MARKERS DIR: also writes DIR/TID.periods per thread with a charged
 interval or (wall) a sample: the weights of its intervals and samples one a line, in
-time order, an interval at its switch-out (what a speedscope profile of it holds)."""
+time order, an interval at its switch-out (what a speedscope profile of it holds).
+
+oracle.py --slice "A,B C,D" MODE MARKERS: the profile of `--time` for the ranges A..B,
+C..D (ns, inclusive, in any order, overlapping or not): each interval charged with the
+length of its overlap with the union of the ranges, each cpu-clock sample (wall) kept
+when its time lies in one of them."""
 import re
 import sys
+
+slices = None
+if sys.argv[1] == "--slice":
+    slices = [tuple(int(x) for x in r.split(",")) for r in sys.argv[2].split()]
+    del sys.argv[1:3]
+
+
+def in_slice(t):
+    return slices is None or any(a <= t <= b for a, b in slices)
+
+
+def overlap(start, end):
+    """The nanoseconds of START..END inside the union of the slices: the length of the
+    set of points, measured by walking the ranges' ends in order."""
+    if slices is None:
+        return end - start
+    cuts = sorted({start, end} | {x for a, b in slices for x in (a, b) if start < x < end})
+    return sum(hi - lo for lo, hi in zip(cuts, cuts[1:])
+               if any(a <= lo and hi <= b for a, b in slices))
+
 
 mode = sys.argv[1]
 markers = set(sys.argv[2].split(","))
@@ -34,14 +59,17 @@ at_end = 0
 
 
 def add(marker, ns):
+    if slices is not None and not ns:
+        return  # nothing of it in the slice: its stack is not in the profile
     totals[marker] = totals.get(marker, 0) + ns
 
 
 def close(tid, t):
     p = pending.pop(tid, None)
     if p is not None:
-        add(p[1], t - p[0])
-        weights.setdefault(tid, []).append((p[0], t - p[0]))
+        ns = overlap(p[0], t) if t >= p[0] else 0
+        add(p[1], ns)
+        weights.setdefault(tid, []).append((p[0], ns))
 
 
 lines = sys.stdin.read().split("\n")
@@ -82,7 +110,7 @@ while i < len(lines):
     pm = re.match(r"^\s*(\d+)\s+cpu-clock", rest)
     if pm:
         close(tid, t)
-        if wall:
+        if wall and in_slice(t):
             add(marker, int(pm.group(1)))
             weights.setdefault(tid, []).append((t, int(pm.group(1))))
         continue

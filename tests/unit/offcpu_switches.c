@@ -3,7 +3,8 @@
  * backwards: charged 0), a thread that never switches back in (charged to the last time
  * seen), switch-ins of threads never switched out, a thread switched in by another
  * thread's sched_switch (next_pid) or seen only by its next sample, dead and preempted
- * states, and RAW too short for the fields.  The format is this machine's kernel's
+ * states, and RAW too short for the fields; a slice (--time) of ranges out of order,
+ * overlapping, empty or open-ended, and intervals across and beyond it.  The format is this machine's kernel's
  * sched_switch (6.x); states are named by its print fmt as perf script prints them. */
 #include <stdint.h>
 #include <string.h>
@@ -39,17 +40,17 @@ static const char sched_switch[] =
 	"REC->next_pid, REC->next_prio\n";
 
 struct charged {
-	uint64_t stack, out_time, ns;
+	uint64_t stack, start, ns;
 	unsigned state;
 };
 static struct charged got[32];
 static size_t nr_got;
 
-static void charge(void *ctx, uint64_t stack, unsigned state, uint64_t out_time, uint64_t ns)
+static void charge(void *ctx, uint64_t stack, unsigned state, uint64_t start, uint64_t ns)
 {
 	(void)ctx;
 	if (nr_got < 32)
-		got[nr_got++] = (struct charged){ stack, out_time, ns, state };
+		got[nr_got++] = (struct charged){ stack, start, ns, state };
 }
 
 /* The sched_switch of PREV (leaving in STATE) to NEXT at TIME, its stack STACK. */
@@ -86,7 +87,7 @@ int main(void)
 	struct offcpu_switch sw = switch_at(o, 10, 1, 0, 1000, 7);
 	CHECK(sw.charged && !strcmp(offcpu_state_name(o, sw.state), "S"));
 	offcpu_switch_in(o, 10, 1500);
-	CHECK(nr_got == 1 && charged_is(0, 7, 500) && got[0].out_time == 1000);
+	CHECK(nr_got == 1 && charged_is(0, 7, 500) && got[0].start == 1000);
 	/* preempted (R): not charged by default */
 	sw = switch_at(o, 11, 0, 0, 2000, 8);
 	CHECK(!sw.charged && !strcmp(offcpu_state_name(o, sw.state), "R"));
@@ -107,7 +108,7 @@ int main(void)
 	switch_at(o, 15, 1, 0, 6000, 12);
 	offcpu_sample(o, 15, 6100);
 	CHECK(nr_got == 5 && charged_is(4, 12, 100) && offcpu_counts(o)->by_sample == 1 &&
-	      got[4].out_time == 6000);
+	      got[4].start == 6000);
 	/* dead (X): never charged; a switch-in of a thread never switched out: nothing */
 	sw = switch_at(o, 16, 0x10, 0, 6500, 13);
 	CHECK(!sw.charged && !strcmp(offcpu_state_name(o, sw.state), "X"));
@@ -119,7 +120,7 @@ int main(void)
 	offcpu_seen(o, 8000); /* earlier times do not shorten the recording */
 	offcpu_finish(o);
 	CHECK(offcpu_counts(o)->at_end == 1 && nr_got == 6 && charged_is(5, 14, 2000) &&
-	      got[5].out_time == 7000);
+	      got[5].start == 7000);
 	/* switch-out records: after their sched_switch sample they change nothing; without
 	 * one (the kernel dropped it) the wait is counted as unsampled up to the switch-in,
 	 * a preempted one only with --preempted */
@@ -148,6 +149,42 @@ int main(void)
 	CHECK(sw.charged && charged_is(0, 1, 50));
 	sw = switch_at(o, 32, 0x10, 30, 160, 3);
 	CHECK(!sw.charged);
+	offcpu_free(o);
+
+	/* a slice: 100..200 and 400.. given last, 150..300 overlapping the first, 600..500
+	 * empty: the union is 100..300 and 400.., each part charged at its start */
+	nr_got = 0;
+	o = offcpu_new(&f, ev, 0, charge, NULL, &err);
+	const struct offcpu_range slice[] = { { 400, UINT64_MAX }, { 150, 300 }, { 600, 500 },
+					      { 100, 200 } };
+	offcpu_set_slice(o, slice, 4);
+	CHECK(offcpu_may_charge(o, 0) && offcpu_may_charge(o, 1000000));
+	switch_at(o, 50, 1, 0, 50, 1);   /* began before the slice: 100..120 */
+	offcpu_switch_in(o, 50, 120);
+	CHECK(nr_got == 1 && charged_is(0, 1, 20) && got[0].start == 100);
+	switch_at(o, 51, 1, 0, 250, 2);  /* spans the gap: 250..300 and 400..450 */
+	offcpu_switch_in(o, 51, 450);
+	CHECK(nr_got == 3 && charged_is(1, 2, 50) && got[1].start == 250 &&
+	      charged_is(2, 2, 50) && got[2].start == 400);
+	switch_at(o, 52, 1, 0, 310, 3);  /* inside the gap: nothing */
+	offcpu_switch_in(o, 52, 390);
+	CHECK(nr_got == 3 && offcpu_counts(o)->intervals == 3);
+	switch_at(o, 53, 1, 0, 900, 4);  /* to the recording's end, in the open range */
+	offcpu_seen(o, 1000);
+	offcpu_finish(o);
+	CHECK(nr_got == 4 && charged_is(3, 4, 100) && got[3].start == 900);
+	/* a slice with an end: nothing after it can be charged; an empty one charges nothing */
+	offcpu_set_slice(o, slice + 1, 1);
+	CHECK(offcpu_may_charge(o, 299) && !offcpu_may_charge(o, 300));
+	offcpu_set_slice(o, slice + 2, 1);
+	CHECK(!offcpu_may_charge(o, 0));
+	switch_at(o, 54, 1, 0, 550, 5);
+	offcpu_switch_in(o, 54, 650);
+	CHECK(nr_got == 4);
+	offcpu_set_slice(o, NULL, 0); /* no slice: whole intervals again */
+	switch_at(o, 54, 1, 0, 700, 6);
+	offcpu_switch_in(o, 54, 750);
+	CHECK(nr_got == 5 && charged_is(4, 6, 50) && got[4].start == 700);
 	offcpu_free(o);
 
 	/* a format without prev_state: refused */
