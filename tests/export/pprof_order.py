@@ -14,7 +14,7 @@ for line in sys.stdin:
         continue
     if in_samples and re.match(r"^\S", line) and not line.startswith("samples/"):
         break  # Locations:, Mappings:
-    m = re.match(r"^\s+\d+\s+\d+: ([\d ]+)$", line.rstrip("\n") + " ")
+    m = re.match(r"^\s+(?:\d+\s+)*\d+: ([\d ]+)$", line.rstrip("\n") + " ")
     if in_samples and m:
         ids = [int(x) for x in m.group(1).split()]
         samples.append(["", ids[::-1]])
