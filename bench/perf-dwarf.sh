@@ -9,7 +9,8 @@
 #
 # The recording (the bundled workloads, recorded until the file holds BENCH_MIN_MB) is
 # cached in $TEPHRA_BENCH_DIR (default /tmp/tephra-bench); delete it to re-record.
-# Environment: TEPHRA (default build/tephra), FLAMEGRAPH_DIR, BENCH_MIN_MB (300),
+# Environment: TEPHRA (default build/tephra), FLAMEGRAPH_DIR, BENCH_RECORD_ONLY (set:
+# make or keep the recording, measure nothing), BENCH_MIN_MB (300),
 # BENCH_RUNS (3): best wall and CPU time of that many interleaved runs (bench/lib/perf_bench.sh).
 set -eu
 TOP=$(cd "$(dirname "$0")/.." && pwd)
@@ -43,6 +44,7 @@ if [ ! -s "$data" ] || [ "$(size_mb "$data")" -lt "$MIN_MB" ]; then
 	done
 	mv "$data.tmp" "$data"
 fi
+[ -z "${BENCH_RECORD_ONLY:-}" ] || exit 0 # bench/export.sh: the recording only
 n=$(nr_samples "$data")
 echo "perf-dwarf: $data: $n samples, $(size_mb "$data") MB"
 

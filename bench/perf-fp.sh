@@ -6,7 +6,8 @@
 #
 # The recording (~20 s to make: the bundled workloads under `perf record -g -c 10000`)
 # is cached in $TEPHRA_BENCH_DIR (default /tmp/tephra-bench); delete it to re-record.
-# Environment: TEPHRA (default build/tephra), FLAMEGRAPH_DIR, BENCH_MIN_SAMPLES (1000000),
+# Environment: TEPHRA (default build/tephra), FLAMEGRAPH_DIR, BENCH_RECORD_ONLY (set:
+# make or keep the recording, measure nothing), BENCH_MIN_SAMPLES (1000000),
 # BENCH_RUNS (3): perf script, tephra script and tephra fold run that many times and the
 # best wall and CPU time of each is kept (the machine is shared: the best run is the one
 # the neighbours disturbed least); the slow Perl pipeline runs once.
@@ -40,6 +41,7 @@ if [ ! -s "$data" ] || [ "$(nr_samples "$data")" -lt "$MIN" ] 2>/dev/null; then
 	done
 	mv "$data.tmp" "$data"
 fi
+[ -z "${BENCH_RECORD_ONLY:-}" ] || exit 0 # bench/export.sh: the recording only
 n=$(nr_samples "$data")
 echo "perf-fp: $data: $n samples, $(du -m "$data" | cut -f1) MB"
 

@@ -15,6 +15,7 @@
 #    "(inline)"), and the hot loop's Location names the source line marked HOT LINE;
 #  - --inline on a frame-pointer recording: fold --inline's stacks without the _[i]
 #    marks (the inline chain is in the Lines);
+#  - the samples are grouped by thread and sorted by their locations root first;
 #  - the ASan build writes the same file without a report.
 . "$TOP/tests/perf/lib.sh"
 need_perf
@@ -73,6 +74,11 @@ for tid in $tids; do
 		python3 "$X/pprof_traces.py" --root labels --tid "$tid" | sed 's/;.*//' | sort -u >"$TEST_TMP/tid-$tid.labels.got"
 	same_bytes "thread $tid: labels thread/pid/tid" "$TEST_TMP/tid-$tid.labels.expected" "$TEST_TMP/tid-$tid.labels.got"
 done
+# the samples' order (docs/export.md, "Speed and memory"): a thread's together, sorted by
+# their locations root first, as go tool pprof -raw lists them
+go tool pprof -raw "$TEST_TMP/threads.pb.gz" 2>/dev/null >"$TEST_TMP/threads.raw"
+order=$(python3 "$X/pprof_order.py" <"$TEST_TMP/threads.raw") &&
+	echo "$order: in thread, root-first order" || fail "threads: sample order: $order"
 FILTERED=1 pprof_vs_fold threads-max-stack "$TEST_TMP/threads.data" none --max-stack 3
 
 cc -O2 -g -o "$TEST_TMP/inlines" "$TOP/tests/fold-dwarf/inlines.c" || exit 1
