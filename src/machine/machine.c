@@ -345,7 +345,7 @@ static int same_file(const struct map_object *o, const struct mmap_file *f)
 		return !o->ino && !o->build_id_size;
 	return o->maj == f->maj && o->min == f->min && o->ino == f->ino &&
 	       o->build_id_size == f->build_id_size &&
-	       !memcmp(o->build_id, f->build_id, f->build_id_size);
+	       (!f->build_id_size || !memcmp(o->build_id, f->build_id, f->build_id_size));
 }
 
 /* The object NAME (F: which file, for user files; NULL otherwise), made on first use
@@ -371,7 +371,8 @@ static const struct map_object *get_object_of(struct machine *m, const char *nam
 		o->min = f->min;
 		o->ino = f->ino;
 		o->build_id_size = (uint8_t)f->build_id_size;
-		memcpy(o->build_id, f->build_id, f->build_id_size);
+		if (f->build_id_size)
+			memcpy(o->build_id, f->build_id, f->build_id_size);
 	}
 	if (m->store) {
 		if (f) {
@@ -478,7 +479,10 @@ void machine_mmap_file(struct machine *m, int32_t pid, int32_t tid, uint16_t mis
 		if (!strcmp(filename, "[vdso]"))
 			pgoff = 0;
 		int has_file = file && (file->ino || file->build_id_size) && filename[0] == '/';
-		o = get_object_of(m, filename, 0, 0, pid, has_file ? file : NULL);
+		struct mmap_file f = has_file ? *file : (struct mmap_file){ 0 };
+		if (f.build_id_size > 20)
+			f.build_id_size = 20; /* a build-id is at most 20 bytes (map_object) */
+		o = get_object_of(m, filename, 0, 0, pid, has_file ? &f : NULL);
 	}
 	uint64_t end = start + len;
 	if (end < start)
