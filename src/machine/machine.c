@@ -2,10 +2,15 @@
 #include "machine/machine.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 
 #include "base/hashmap.h"
+#include "base/strbuf.h"
 #include "base/xalloc.h"
+#include "symbol/debug_paths.h"
 #include "symbol/symbol_store.h"
 
 #define MAP_HUGETLB_FLAG 0x40000 /* mmap flag, as recorded in MMAP2 */
@@ -214,33 +219,146 @@ void machine_exit(struct machine *m, int32_t pid, int32_t tid)
 
 /* --- maps --- */
 
-static const uint8_t *recorded_build_id(const struct machine *m, const char *path, size_t *size)
+static int defined_build_id(const struct perf_build_id_entry *b, size_t *size)
 {
-	for (size_t i = 0; i < m->nr_build_ids; i++) {
-		const struct perf_build_id_entry *b = &m->build_ids[i];
-		if (!b->path || strcmp(b->path, path))
-			continue;
-		/* an all-zero build-id is "not recorded" (perf's build_id__is_defined) */
-		size_t n = b->size <= sizeof(b->build_id) ? b->size : sizeof(b->build_id);
-		int defined = 0;
-		for (size_t j = 0; j < n; j++)
-			defined |= b->build_id[j] != 0;
-		if (!defined)
-			continue;
-		*size = n;
-		return b->build_id;
-	}
-	*size = 0;
-	return NULL;
+	/* an all-zero build-id is "not recorded" (perf's build_id__is_defined) */
+	size_t n = b->size <= sizeof(b->build_id) ? b->size : sizeof(b->build_id);
+	int defined = 0;
+	for (size_t j = 0; j < n; j++)
+		defined |= b->build_id[j] != 0;
+	*size = n;
+	return b->path && defined;
 }
 
-static const struct map_object *get_object(struct machine *m, const char *name, unsigned identity,
-					   unsigned kernel)
+/* PATH's first recorded build-id; with WANT (WANT_SIZE > 0) that one when recorded;
+ * with AVOID, the first other than AVOID.  NULL, *SIZE 0: none. */
+static const uint8_t *recorded_build_id(const struct machine *m, const char *path,
+					const uint8_t *want, size_t want_size,
+					const uint8_t *avoid, size_t avoid_size, size_t *size)
+{
+	const uint8_t *first = NULL;
+	size_t first_size = 0;
+	for (size_t i = 0; i < m->nr_build_ids; i++) {
+		const struct perf_build_id_entry *b = &m->build_ids[i];
+		size_t n;
+		if (!defined_build_id(b, &n) || strcmp(b->path, path))
+			continue;
+		if (want_size && n == want_size && !memcmp(b->build_id, want, n)) {
+			*size = n;
+			return b->build_id;
+		}
+		if (avoid_size && n == avoid_size && !memcmp(b->build_id, avoid, n))
+			continue;
+		if (!first) {
+			first = b->build_id;
+			first_size = n;
+		}
+	}
+	*size = first_size;
+	return first;
+}
+
+/* Whether FILE is the file F names. */
+enum file_match {
+	FILE_MISSING,
+	FILE_SAME,          /* device and inode */
+	FILE_OTHER,         /* another inode of the same device: surely another file */
+	FILE_OTHER_DEVICE,  /* not telling: overlayfs and btrfs subvolumes show stat()
+			     * another device than the kernel records */
+};
+
+static enum file_match match_mapped_file(const char *file, const struct mmap_file *f)
+{
+	struct stat st;
+	if (stat(file, &st) != 0)
+		return FILE_MISSING;
+	if (major(st.st_dev) != f->maj || minor(st.st_dev) != f->min)
+		return FILE_OTHER_DEVICE;
+	return st.st_ino == f->ino ? FILE_SAME : FILE_OTHER;
+}
+
+/* The dso of a user object NAME that PID maps, F saying which file (may be NULL).
+ * The recorded build-id is perf record's, read from NAME in the recorder's root at
+ * the end of the recording: for a process in another root (a chroot, a container)
+ * that is another file.  So when a live process's /proc/PID/root/NAME is the mapped
+ * file and NAME is not, the object is that file, with its own build-id; when NAME is
+ * another file than the mapped one (same device, another inode), a recorded
+ * build-id other than NAME's is taken first.  The object's file must carry the
+ * build-id taken (symbol_store.h): NAME is used only when it does.  MMAP2's own build-id (perf record
+ * --buildid-mmap) is always the right one.  Under --symfs the user says where the
+ * files are: the recorded build-ids only. */
+static struct dso *user_dso(struct machine *m, int32_t pid, const char *name,
+			    const struct mmap_file *f)
+{
+	const struct debug_paths *dp = symbol_store_debug_paths(m->store);
+	int symfs = dp->root[0] != 0;
+	uint8_t host_bid[20], own_bid[20];
+	size_t host_size = 0, own_size = 0, bid_size;
+	const uint8_t *bid = NULL;
+	struct strbuf proc = STRBUF_INIT;
+	const char *proc_root = NULL;
+	struct dso *d;
+
+	if (f && f->build_id_size) {
+		bid = f->build_id;
+		bid_size = f->build_id_size;
+	} else if (f && f->ino && !symfs && name[0] == '/') {
+		char *host = debug_paths_on_disk(dp, name);
+		enum file_match host_is = match_mapped_file(host, f);
+		if (host_is != FILE_MISSING)
+			host_size = symbol_file_build_id(host, host_bid, sizeof(host_bid));
+		if (host_is != FILE_SAME && pid > 0) {
+			strbuf_addf(&proc, "/proc/%d/root%s", (int)pid, name);
+			if (match_mapped_file(proc.buf, f) == FILE_SAME)
+				own_size = symbol_file_build_id(proc.buf, own_bid, sizeof(own_bid));
+		}
+		free(host);
+		if (own_size) {
+			bid = own_bid;
+			bid_size = own_size;
+			strbuf_reset(&proc);
+			strbuf_addf(&proc, "/proc/%d/root", (int)pid);
+			proc_root = proc.buf;
+		} else if (host_is == FILE_SAME) {
+			bid = recorded_build_id(m, name, host_bid, host_size, NULL, 0, &bid_size);
+		} else if (host_is == FILE_OTHER) {
+			/* another file's id first: NAME's was read from NAME, which is not
+			 * the mapped file (perf record reads the path in its own root); a
+			 * copy with the same contents (a chroot's libc) has NAME's */
+			bid = recorded_build_id(m, name, NULL, 0, host_bid, host_size, &bid_size);
+			if (!bid)
+				bid = recorded_build_id(m, name, NULL, 0, NULL, 0, &bid_size);
+		} else {
+			bid = recorded_build_id(m, name, NULL, 0, NULL, 0, &bid_size);
+		}
+	} else {
+		bid = recorded_build_id(m, name, NULL, 0, NULL, 0, &bid_size);
+	}
+	d = symbol_store_dso_in(m->store, name, bid, bid_size, proc_root);
+	strbuf_release(&proc);
+	return d;
+}
+
+static int same_file(const struct map_object *o, const struct mmap_file *f)
+{
+	if (!f)
+		return !o->ino && !o->build_id_size;
+	return o->maj == f->maj && o->min == f->min && o->ino == f->ino &&
+	       o->build_id_size == f->build_id_size &&
+	       (!f->build_id_size || !memcmp(o->build_id, f->build_id, f->build_id_size));
+}
+
+/* The object NAME (F: which file, for user files; NULL otherwise), made on first use
+ * (PID: the process that maps it first). */
+static const struct map_object *get_object_of(struct machine *m, const char *name,
+					      unsigned identity, unsigned kernel, int32_t pid,
+					      const struct mmap_file *f)
 {
 	name = machine_intern(m, name);
 	for (size_t i = m->nr_objects; i-- > 0;) {
 		const struct map_object *o = m->objects[i];
-		if (o->name == name && o->identity == identity && o->kernel == kernel)
+		if (o->name == name && o->identity == identity && o->kernel == kernel &&
+		    same_file(o, f))
 			return o;
 	}
 	struct map_object *o = xcalloc(1, sizeof(*o));
@@ -248,10 +366,22 @@ static const struct map_object *get_object(struct machine *m, const char *name, 
 	o->identity = identity;
 	o->kernel = kernel;
 	o->id = (uint32_t)m->nr_objects;
+	if (f) {
+		o->maj = f->maj;
+		o->min = f->min;
+		o->ino = f->ino;
+		o->build_id_size = (uint8_t)f->build_id_size;
+		if (f->build_id_size)
+			memcpy(o->build_id, f->build_id, f->build_id_size);
+	}
 	if (m->store) {
-		size_t bid_size;
-		const uint8_t *bid = recorded_build_id(m, name, &bid_size);
-		o->dso = symbol_store_dso(m->store, name, bid, bid_size);
+		if (f) {
+			o->dso = user_dso(m, pid, name, f);
+		} else {
+			size_t bid_size;
+			const uint8_t *bid = recorded_build_id(m, name, NULL, 0, NULL, 0, &bid_size);
+			o->dso = symbol_store_dso(m->store, name, bid, bid_size);
+		}
 	}
 	if (m->nr_objects == m->cap_objects) {
 		m->cap_objects = m->cap_objects ? m->cap_objects * 2 : 64;
@@ -259,6 +389,12 @@ static const struct map_object *get_object(struct machine *m, const char *name, 
 	}
 	m->objects[m->nr_objects++] = o;
 	return o;
+}
+
+static const struct map_object *get_object(struct machine *m, const char *name, unsigned identity,
+					   unsigned kernel)
+{
+	return get_object_of(m, name, identity, kernel, 0, NULL);
 }
 
 static int starts_with(const char *s, const char *prefix)
@@ -314,6 +450,13 @@ static void kernel_mmap(struct machine *m, uint64_t start, uint64_t len, uint64_
 void machine_mmap(struct machine *m, int32_t pid, int32_t tid, uint16_t misc, uint64_t start,
 		  uint64_t len, uint64_t pgoff, uint32_t flags, const char *filename)
 {
+	machine_mmap_file(m, pid, tid, misc, start, len, pgoff, flags, filename, NULL);
+}
+
+void machine_mmap_file(struct machine *m, int32_t pid, int32_t tid, uint16_t misc,
+		       uint64_t start, uint64_t len, uint64_t pgoff, uint32_t flags,
+		       const char *filename, const struct mmap_file *file)
+{
 	unsigned cpumode = misc & PERF_MISC_CPUMODE_MASK;
 	if (cpumode == PERF_MISC_KERNEL || cpumode == PERF_MISC_GUEST_KERNEL) {
 		kernel_mmap(m, start, len, pgoff, filename);
@@ -335,7 +478,11 @@ void machine_mmap(struct machine *m, int32_t pid, int32_t tid, uint16_t misc, ui
 	} else {
 		if (!strcmp(filename, "[vdso]"))
 			pgoff = 0;
-		o = get_object(m, filename, 0, 0);
+		int has_file = file && (file->ino || file->build_id_size) && filename[0] == '/';
+		struct mmap_file f = has_file ? *file : (struct mmap_file){ 0 };
+		if (f.build_id_size > 20)
+			f.build_id_size = 20; /* a build-id is at most 20 bytes (map_object) */
+		o = get_object_of(m, filename, 0, 0, pid, has_file ? &f : NULL);
 	}
 	uint64_t end = start + len;
 	if (end < start)
@@ -349,11 +496,25 @@ void machine_process_event(struct machine *m, const struct perf_event *ev)
 {
 	switch (ev->type) {
 	case PERF_REC_MMAP:
-	case PERF_REC_MMAP2:
 		machine_mmap(m, (int32_t)ev->u.mmap.pid, (int32_t)ev->u.mmap.tid, ev->misc,
-			     ev->u.mmap.start, ev->u.mmap.len, ev->u.mmap.pgoff,
-			     ev->type == PERF_REC_MMAP2 ? ev->u.mmap.flags : 0, ev->u.mmap.filename);
+			     ev->u.mmap.start, ev->u.mmap.len, ev->u.mmap.pgoff, 0,
+			     ev->u.mmap.filename);
 		break;
+	case PERF_REC_MMAP2: {
+		struct mmap_file f = { 0 };
+		if (ev->misc & PERF_MISC_MMAP_BUILD_ID) {
+			f.build_id = ev->u.mmap.build_id;
+			f.build_id_size = ev->u.mmap.build_id_size;
+		} else {
+			f.maj = ev->u.mmap.maj;
+			f.min = ev->u.mmap.min;
+			f.ino = ev->u.mmap.ino;
+		}
+		machine_mmap_file(m, (int32_t)ev->u.mmap.pid, (int32_t)ev->u.mmap.tid, ev->misc,
+				  ev->u.mmap.start, ev->u.mmap.len, ev->u.mmap.pgoff,
+				  ev->u.mmap.flags, ev->u.mmap.filename, &f);
+		break;
+	}
 	case PERF_REC_COMM:
 		machine_comm(m, (int32_t)ev->u.comm.pid, (int32_t)ev->u.comm.tid, ev->u.comm.comm,
 			     ev->u.comm.exec);

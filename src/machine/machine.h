@@ -49,6 +49,21 @@ void machine_process_event(struct machine *m, const struct perf_event *ev);
 /* Individual record handlers (also what the unit tests drive). */
 void machine_mmap(struct machine *m, int32_t pid, int32_t tid, uint16_t misc, uint64_t start,
 		  uint64_t len, uint64_t pgoff, uint32_t flags, const char *filename);
+/* What an MMAP2 record says of the mapped file: device and inode, or its build-id
+ * (then BUILD_ID_SIZE > 0).  All zero: nothing (MMAP). */
+struct mmap_file {
+	uint32_t maj, min;
+	uint64_t ino;
+	const uint8_t *build_id;
+	size_t build_id_size;
+};
+/* machine_mmap with the file's identity: maps of one path from different files get
+ * different objects, each with its own build-id; an object that a live process maps
+ * from its own root (/proc/PID/root/PATH is that file, another than PATH) is looked
+ * up there (symbol_store_dso_in). */
+void machine_mmap_file(struct machine *m, int32_t pid, int32_t tid, uint16_t misc,
+		       uint64_t start, uint64_t len, uint64_t pgoff, uint32_t flags,
+		       const char *filename, const struct mmap_file *file);
 void machine_comm(struct machine *m, int32_t pid, int32_t tid, const char *comm, int exec);
 void machine_fork(struct machine *m, int32_t pid, int32_t tid, int32_t ppid, int32_t ptid);
 void machine_exit(struct machine *m, int32_t pid, int32_t tid);

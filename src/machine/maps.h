@@ -16,6 +16,12 @@ struct map_object {
 	struct dso *dso;    /* symbols (symbol/symbol_store.h); NULL without a store */
 	unsigned identity;  /* map_ip(ip) = ip: anon/JIT, [heap], [stack] (no file offsets) */
 	unsigned kernel;    /* kernel or module: perf script prints the raw address */
+	/* Which file under the name (MMAP2): two processes may map two files at one path
+	 * (one in a chroot or container); zero: not recorded */
+	uint32_t maj, min;
+	uint64_t ino;
+	uint8_t build_id[20];
+	uint8_t build_id_size;
 	uint32_t id;        /* dense index, for per-object caches */
 };
 

@@ -147,6 +147,11 @@ int debug_paths_build(const struct debug_paths *dp, enum debug_path_kind kind,
 		add_build_id(out, obj, 1);
 		strbuf_addstr(out, ".debug");
 		return 0;
+	case DEBUG_PATH_PROC_ROOT:
+		if (!obj->proc_root || obj->path[0] != '/')
+			return -1;
+		strbuf_addf(out, "%s%s", obj->proc_root, obj->path);
+		return 0;
 	case DEBUG_PATH_OBJECT:
 		add_on_disk(out, dp, obj->path);
 		return 0;
@@ -157,8 +162,9 @@ int debug_paths_build(const struct debug_paths *dp, enum debug_path_kind kind,
 static const enum debug_path_kind symbols_order[] = {
 	DEBUG_PATH_DEBUGLINK_CWD, DEBUG_PATH_DEBUGLINK, DEBUG_PATH_DEBUGLINK_SUBDIR,
 	DEBUG_PATH_DEBUGLINK_DEBUG_DIR, DEBUG_PATH_CACHE, DEBUG_PATH_CACHE_LINK,
-	DEBUG_PATH_CACHE_BY_PATH, DEBUG_PATH_CACHE_DEBUG, DEBUG_PATH_DEBUG_DIR_DOT_DEBUG,
-	DEBUG_PATH_DEBUG_DIR_PATH, DEBUG_PATH_DEBUG_DIR_BUILD_ID, DEBUG_PATH_OBJECT,
+	DEBUG_PATH_CACHE_BY_PATH, DEBUG_PATH_CACHE_DEBUG, DEBUG_PATH_PROC_ROOT,
+	DEBUG_PATH_DEBUG_DIR_DOT_DEBUG, DEBUG_PATH_DEBUG_DIR_PATH, DEBUG_PATH_DEBUG_DIR_BUILD_ID,
+	DEBUG_PATH_OBJECT,
 };
 
 static const enum debug_path_kind symbols_vdso_order[] = {
@@ -167,7 +173,7 @@ static const enum debug_path_kind symbols_vdso_order[] = {
 };
 
 static const enum debug_path_kind unwind_order[] = {
-	DEBUG_PATH_CACHE, DEBUG_PATH_OBJECT,
+	DEBUG_PATH_CACHE, DEBUG_PATH_PROC_ROOT, DEBUG_PATH_OBJECT,
 };
 
 static const enum debug_path_kind libdwfl_order[] = {

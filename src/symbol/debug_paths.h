@@ -31,6 +31,8 @@ enum debug_path_kind {
 	DEBUG_PATH_DEBUG_DIR_DOT_DEBUG, /* DEBUG_DIR/PATH.debug (Fedora's layout) */
 	DEBUG_PATH_DEBUG_DIR_PATH,      /* DEBUG_DIR/PATH (Ubuntu's layout) */
 	DEBUG_PATH_DEBUG_DIR_BUILD_ID,  /* DEBUG_DIR/.build-id/XX/REST.debug */
+	DEBUG_PATH_PROC_ROOT,           /* PROC_ROOT/PATH: the object in the root of a
+					 * process that maps it (a chroot, a container) */
 	DEBUG_PATH_OBJECT,              /* ROOT/PATH: the object itself */
 };
 
@@ -59,6 +61,8 @@ struct debug_paths_object {
 	const uint8_t *build_id;
 	size_t build_id_size;      /* 0: unknown */
 	const char *cache_name;    /* NAME of perf's copy; NULL: "elf" ("vdso", "kallsyms") */
+	const char *proc_root;     /* "/proc/PID/root" of a live process that maps another
+				    * file than ROOT/PATH under PATH; NULL: none */
 };
 
 /* Replaces OUT's contents with the path of KIND for OBJ; returns 0, or -1 when KIND
@@ -73,13 +77,15 @@ char *debug_paths_on_disk(const struct debug_paths *dp, const char *path);
 enum debug_paths_search {
 	/* perf 6.1's order for an ELF object's symbols (dso__load): the debuglink places
 	 * (the bare name first), the build-id cache (the copy, older perf's link, the
-	 * copy by name, a cached debug file), DEBUG_DIR/PATH.debug, DEBUG_DIR/PATH,
-	 * DEBUG_DIR/.build-id, the object itself. */
+	 * copy by name, a cached debug file), the object in its process's root
+	 * (PROC_ROOT/PATH), DEBUG_DIR/PATH.debug, DEBUG_DIR/PATH, DEBUG_DIR/.build-id,
+	 * the object itself. */
 	DEBUG_PATHS_SYMBOLS,
 	/* The same for [vdso], which has no file of its own: the build-id places. */
 	DEBUG_PATHS_SYMBOLS_VDSO,
-	/* The unwinder's file for a mapping: perf's copy, then the object itself (only
-	 * under an absolute name: not [vdso], [heap]...). */
+	/* The unwinder's file for a mapping: perf's copy, the object in its process's
+	 * root, then the object itself (only under an absolute name: not [vdso],
+	 * [heap]...). */
 	DEBUG_PATHS_UNWIND,
 	/* libdwfl's standard search for a separate debug file: DEBUG_DIR/.build-id, then
 	 * the debuglink places (only for an absolute PATH, never PATH itself). */

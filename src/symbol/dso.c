@@ -21,6 +21,11 @@ const char *dso_path(const struct dso *d)
 	return d->path;
 }
 
+const char *dso_proc_root(const struct dso *d)
+{
+	return d->proc_root;
+}
+
 const uint8_t *dso_recorded_build_id(const struct dso *d, size_t *size)
 {
 	*size = d->key_build_id_size;

@@ -140,6 +140,7 @@ static void dso_free(struct dso *d)
 	symbol_table_release(&d->table);
 	a2l_close(d->a2l);
 	free(d->path);
+	free(d->proc_root);
 	free(d->module);
 	free(d->loaded_from);
 	free(d->refused);
@@ -221,19 +222,31 @@ static enum dso_kind kind_of(const char *path)
 struct dso *symbol_store_dso(struct symbol_store *st, const char *path,
 			     const uint8_t *build_id, size_t build_id_size)
 {
+	return symbol_store_dso_in(st, path, build_id, build_id_size, NULL);
+}
+
+struct dso *symbol_store_dso_in(struct symbol_store *st, const char *path,
+				const uint8_t *build_id, size_t build_id_size,
+				const char *proc_root)
+{
 	if (!path)
 		path = "";
 	if (!build_id)
 		build_id_size = 0;
 	if (build_id_size > MAX_BUILD_ID)
 		build_id_size = MAX_BUILD_ID;
-	/* the key: the path, its NUL (a path holds none), the build-id */
-	size_t len = strlen(path), key_len = len + 1 + build_id_size;
+	/* the key: the path, its NUL (a path holds none), the build-id, then 0, or 1 and
+	 * the process root (which starts with '/') */
+	size_t len = strlen(path), root_len = proc_root ? strlen(proc_root) : 0;
+	size_t key_len = len + 1 + build_id_size + 1 + root_len;
 	char *key = xmalloc(key_len);
 	int created;
 	memcpy(key, path, len + 1);
 	if (build_id_size)
 		memcpy(key + len + 1, build_id, build_id_size);
+	key[len + 1 + build_id_size] = proc_root ? 1 : 0;
+	if (root_len)
+		memcpy(key + len + 2 + build_id_size, proc_root, root_len);
 	size_t i = hashmap_intern(&st->dsos, key, key_len, &created);
 	free(key);
 	if (!created)
@@ -242,6 +255,7 @@ struct dso *symbol_store_dso(struct symbol_store *st, const char *path,
 	d->store = st;
 	d->path = xstrdup(path);
 	d->kind = kind_of(path);
+	d->proc_root = proc_root ? xstrdup(proc_root) : NULL;
 	if (d->kind == DSO_MODULE)
 		d->module = module_name_of(path);
 	if (build_id_size) {
@@ -389,9 +403,16 @@ static void list_candidates(struct dso *d, struct debug_paths_list *c)
 	int have_link = 0;
 	struct debug_paths_object obj = {
 		.path = d->path, .build_id = d->build_id, .build_id_size = d->build_id_size,
-		.cache_name = d->kind == DSO_VDSO ? "vdso" : "elf",
+		.cache_name = d->kind == DSO_VDSO ? "vdso" : "elf", .proc_root = d->proc_root,
 	};
 
+	if (d->proc_root) {
+		/* the debuglink is the mapped file's: the one in the process's root */
+		free(ondisk);
+		struct strbuf sb = STRBUF_INIT;
+		strbuf_addf(&sb, "%s%s", d->proc_root, d->path);
+		ondisk = sb.buf;
+	}
 	if (d->kind == DSO_USER && is_regular_file(ondisk) && symfile_open(&h, ondisk) == 0) {
 		have_link = 1;
 		obj.debuglink = symfile_debuglink(&h);
@@ -401,6 +422,23 @@ static void list_candidates(struct dso *d, struct debug_paths_list *c)
 	if (have_link)
 		symfile_close(&h);
 	free(ondisk);
+}
+
+/* Whether FILE is D's object in its process's root. */
+static int is_proc_root_file(const struct dso *d, const char *file)
+{
+	size_t n = d->proc_root ? strlen(d->proc_root) : 0;
+	return n && !strncmp(file, d->proc_root, n) && !strcmp(file + n, d->path);
+}
+
+size_t symbol_file_build_id(const char *path, uint8_t *out, size_t size)
+{
+	struct symfile h;
+	if (!is_regular_file(path) || symfile_open(&h, path) != 0)
+		return 0;
+	int n = symfile_build_id(&h, out, size);
+	symfile_close(&h);
+	return n > 0 ? (size_t)n : 0;
 }
 
 static void load_elf_object(struct dso *d)
@@ -446,9 +484,11 @@ static void load_elf_object(struct dso *d)
 			uint8_t bid[MAX_BUILD_ID];
 			int n = symfile_build_id(&h, bid, sizeof(bid));
 			if (n < 0 || !build_id_equal(bid, (size_t)n, d->build_id, d->build_id_size)) {
-				/* the user pointed at this file (--symfs): say why it is not used */
-				if (d->store->opts.root_dir && d->kind == DSO_USER && !d->refused &&
-				    !strcmp(c.paths[i], object_file))
+				/* the user pointed at this file (--symfs), or it is what a process
+				 * in another root mapped: say why it is not used */
+				if ((d->store->opts.root_dir || d->proc_root) &&
+				    d->kind == DSO_USER && !d->refused &&
+				    (!strcmp(c.paths[i], object_file) || is_proc_root_file(d, c.paths[i])))
 					d->refused = xstrdup(c.paths[i]);
 				symfile_close(&h);
 				continue;

@@ -107,7 +107,21 @@ void symbol_store_settle(struct symbol_store *store);
 struct dso *symbol_store_dso(struct symbol_store *store, const char *path,
 			     const uint8_t *build_id, size_t build_id_size);
 
+/* The same for an object that a live process maps from its own root (a chroot, a
+ * container): PROC_ROOT ("/proc/PID/root") is looked in after perf's build-id cache
+ * and before the path itself, and a file there is used only when it carries
+ * BUILD_ID (one warning when it does not).  PROC_ROOT NULL: symbol_store_dso. */
+struct dso *symbol_store_dso_in(struct symbol_store *store, const char *path,
+				const uint8_t *build_id, size_t build_id_size,
+				const char *proc_root);
+
+/* The GNU build-id of the ELF file PATH into OUT (up to SIZE bytes): its length, or 0
+ * when PATH is no readable ELF file or has none. */
+size_t symbol_file_build_id(const char *path, uint8_t *out, size_t size);
+
 enum dso_kind dso_kind(const struct dso *d);
+/* The process root symbol_store_dso_in gave D (NULL: none). */
+const char *dso_proc_root(const struct dso *d);
 const char *dso_path(const struct dso *d);      /* as recorded */
 /* The build-id the recording gave (NULL, *SIZE 0: none). */
 const uint8_t *dso_recorded_build_id(const struct dso *d, size_t *size);

@@ -24,6 +24,7 @@ struct dso {
 	uint8_t build_id[MAX_BUILD_ID];      /* the one searched for (disk's when none given) */
 	size_t build_id_size;
 	enum dso_kind kind;
+	char *proc_root;           /* "/proc/PID/root" to look in (symbol_store_dso_in), or NULL */
 	int loaded;
 	int mismatch;
 	char *refused;             /* the file under the root refused for its build-id,

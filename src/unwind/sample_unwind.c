@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "base/xalloc.h"
+#include "symbol/symbol_store.h"
 
 #define SAMPLE_UNWIND_MAX_FRAMES 1024
 /* Open module files kept over all processes: beyond this, the processes unwound least
@@ -83,15 +84,21 @@ static int find_map(void *arg, uint64_t addr, struct unwind_map *out)
 
 	if (!e || e->obj->kernel)
 		return 0;
-	b = object_build_id(su, e->obj);
 	*out = (struct unwind_map){
 		.path = e->obj->name,
 		.start = e->start,
 		.end = e->end,
 		.pgoff = e->pgoff,
-		.build_id = b ? b->build_id : NULL,
-		.build_id_size = b ? b->size : 0,
 	};
+	if (e->obj->dso) {
+		/* the symbols' build-id and root: one choice of file per object */
+		out->build_id = dso_recorded_build_id(e->obj->dso, &out->build_id_size);
+		out->proc_root = dso_proc_root(e->obj->dso);
+		return 1;
+	}
+	b = object_build_id(su, e->obj);
+	out->build_id = b ? b->build_id : NULL;
+	out->build_id_size = b ? b->size : 0;
 	return 1;
 }
 

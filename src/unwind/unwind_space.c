@@ -264,6 +264,7 @@ void unwind_space_learn(struct unwind_space *sp, const struct unwind_map *map)
 	struct debug_paths_object obj = {
 		.path = map->path, .build_id = map->build_id,
 		.build_id_size = map->build_id ? map->build_id_size : 0,
+		.proc_root = map->proc_root,
 	};
 	const char *why = "no file";
 	struct unwind_module *m;

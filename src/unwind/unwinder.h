@@ -40,6 +40,8 @@ struct unwind_map {
 	uint64_t pgoff;            /* file offset mapped at START */
 	const uint8_t *build_id;   /* may be NULL */
 	size_t build_id_size;
+	const char *proc_root;     /* "/proc/PID/root" where the process's own file is
+				    * (debug_paths.h), or NULL */
 };
 
 /* Returns 1 and fills MAP when ADDR is inside a mapping, 0 otherwise.  Strings and

@@ -219,6 +219,45 @@ static void test_unwind(void)
 	debug_paths_release(&dp);
 }
 
+/* An object a live process maps from its own root: that root's file after perf's
+ * copies and before the debug directory and the path itself, for symbols and the
+ * unwinder alike; a name that is no path has none. */
+static void test_proc_root(void)
+{
+	struct debug_paths dp;
+	struct debug_paths_object lib = {
+		.path = "/usr/lib/libfoo.so", .build_id = bid, .build_id_size = sizeof(bid),
+		.proc_root = "/proc/42/root",
+	};
+	struct debug_paths_object vdso = { .path = "[vdso]", .proc_root = "/proc/42/root" };
+	static const char *const symbols[] = {
+		"/home/u/.debug/.build-id/ab/cd01ef/elf",
+		"/home/u/.debug/.build-id/ab/cd01ef",
+		"/home/u/.debug//usr/lib/libfoo.so/abcd01ef/elf",
+		"/home/u/.debug/.build-id/ab/cd01ef/debug",
+		"/proc/42/root/usr/lib/libfoo.so",
+		"/usr/lib/debug/usr/lib/libfoo.so.debug",
+		"/usr/lib/debug/usr/lib/libfoo.so",
+		"/usr/lib/debug/.build-id/ab/cd01ef.debug",
+		"/usr/lib/libfoo.so",
+		NULL,
+	};
+	static const char *const unwind[] = {
+		"/home/u/.debug/.build-id/ab/cd01ef/elf",
+		"/proc/42/root/usr/lib/libfoo.so",
+		"/usr/lib/libfoo.so",
+		NULL,
+	};
+	static const char *const nothing[] = { NULL };
+
+	setenv("HOME", "/home/u", 1);
+	debug_paths_init(&dp, NULL, NULL, NULL);
+	CHECK(search_is(&dp, DEBUG_PATHS_SYMBOLS, &lib, symbols));
+	CHECK(search_is(&dp, DEBUG_PATHS_UNWIND, &lib, unwind));
+	CHECK(search_is(&dp, DEBUG_PATHS_UNWIND, &vdso, nothing));
+	debug_paths_release(&dp);
+}
+
 /* libdwfl's standard places: /usr/lib/debug/.build-id, then the debuglink places for
  * an absolute module name, never the module itself. */
 static void test_libdwfl(void)
@@ -255,6 +294,7 @@ int main(void)
 	test_root();
 	test_root_flat();
 	test_unwind();
+	test_proc_root();
 	test_libdwfl();
 	if (!failures)
 		printf("debug_paths: all checks passed\n");
