@@ -21,15 +21,19 @@ struct trace_thread {
 	struct rv_tracker trk;
 };
 
-/* Decoded instructions, direct-mapped by pc: the stream revisits the same code. */
+/* Decoded instructions, direct-mapped by pc and tagged by pc and encoding (a guest that
+ * rewrites its code gets the new instruction decoded): the stream revisits the same code,
+ * so each (pc, encoding) is decoded and looked up in the symbols once. */
 #define DECODE_SLOTS 8192
 struct decoded {
 	uint64_t pc;
-	uint32_t bits;
-	struct rv_insn insn;
+	uint32_t bits;       /* the encoding's own bits: 16 for a compressed instruction */
+	uint32_t mask;       /* 0xffff or 0xffffffff: which bits of the caller's are its own */
+	uint8_t plain;       /* falls through, starts no function, not raw: a counter bump */
 	uint8_t cross;
 	uint8_t starts_func; /* pc is the first instruction of a function */
 	uint8_t valid;
+	struct rv_insn insn;
 };
 
 struct tephra_trace {
@@ -44,8 +48,15 @@ struct tephra_trace {
 	size_t nthreads, cap_threads;
 	struct hashmap thread_ids; /* tid (hashmap_*_u64) -> entry index == index in threads */
 	size_t cur;
+	/* The fast path of a straight-line instruction (tephra_trace_step): while nothing
+	 * is pending, the current thread's next pc and its counter.  NO_PLAIN_PC (odd, never
+	 * a pc) sends the next instruction through the tracker. */
+	uint64_t plain_pc;
+	uint64_t *counter;
 	struct decoded cache[DECODE_SLOTS];
 };
+
+#define NO_PLAIN_PC 1
 
 static void add_thread(struct tephra_trace *t, uint64_t tid)
 {
@@ -63,6 +74,7 @@ static void add_thread(struct tephra_trace *t, uint64_t tid)
 		xfatal("out of memory (call stack)");
 	rv_tracker_init(&th->trk, th->cs);
 	t->cur = t->nthreads++;
+	t->plain_pc = NO_PLAIN_PC;
 }
 
 static struct tephra_trace *trace_alloc(const struct tephra_trace_options *opts)
@@ -158,18 +170,39 @@ static uint8_t cross_of(const struct tephra_trace *t, uint64_t from, uint64_t to
 static const struct decoded *decode(struct tephra_trace *t, uint64_t pc, uint32_t bits)
 {
 	struct decoded *d = &t->cache[(pc >> 1) & (DECODE_SLOTS - 1)];
-	if (d->valid && d->pc == pc && d->bits == bits)
+	if (d->valid && d->pc == pc && (bits & d->mask) == d->bits)
 		return d;
 	d->pc = pc;
-	d->bits = bits;
 	d->valid = 1;
 	rv_decode(bits, t->xlen, &d->insn);
+	d->mask = d->insn.len == 2 ? 0xffff : 0xffffffff;
+	d->bits = bits & d->mask;
 	d->cross = RV_SAME_FUNC;
 	const struct guest_func *fn = guest_syms_find(t->symp, pc);
 	d->starts_func = fn && fn->start == pc;
 	if (d->insn.flow == RV_FLOW_JUMP || d->insn.flow == RV_FLOW_BRANCH)
 		d->cross = cross_of(t, pc, pc + (uint64_t)(int64_t)d->insn.imm);
+	d->plain = d->insn.flow == RV_FLOW_NONE && !d->starts_func && d->insn.len &&
+		   !(t->flags & TEPHRA_TRACE_RAW);
 	return d;
+}
+
+/* Before anything else looks at the current thread's tracker: the fast path moved only
+ * plain_pc, so the tracker's next pc is brought up to date, and the fast path is off
+ * until the tracker has had its say. */
+static inline void sync_plain(struct tephra_trace *t)
+{
+	if (t->plain_pc != NO_PLAIN_PC) {
+		t->threads[t->cur].trk.expect = t->plain_pc;
+		t->plain_pc = NO_PLAIN_PC;
+	}
+}
+
+/* After the tracker: where the next straight-line instruction may take the fast path. */
+static inline void resume_plain(struct tephra_trace *t, const struct trace_thread *th)
+{
+	t->plain_pc = th->trk.flow == RV_FLOW_NONE && th->trk.started ? th->trk.expect : NO_PLAIN_PC;
+	t->counter = cs_counter(th->cs);
 }
 
 static inline void charge_one(struct tephra_trace *t, struct trace_thread *th, uint64_t pc)
@@ -182,6 +215,7 @@ static inline void charge_one(struct tephra_trace *t, struct trace_thread *th, u
 
 static inline unsigned step_with(struct tephra_trace *t, uint64_t pc, const struct decoded *d)
 {
+	sync_plain(t);
 	struct trace_thread *th = &t->threads[t->cur];
 	if (rv_tracker_must_arrive(&th->trk, pc))
 		rv_tracker_arrive(&th->trk, pc);
@@ -192,6 +226,7 @@ static inline unsigned step_with(struct tephra_trace *t, uint64_t pc, const stru
 		th->trk.expect = pc + d->insn.len;
 	else
 		rv_tracker_leave(&th->trk, pc, &d->insn, d->cross);
+	resume_plain(t, th);
 	return d->insn.len;
 }
 
@@ -205,6 +240,15 @@ int tephra_trace_step(struct tephra_trace *t, uint64_t pc, uint32_t insn_bits, u
 {
 	if (insn_len == 2)
 		insn_bits &= 0xffff;
+	/* Straight-line code with nothing pending: the same decode, the same thread, the
+	 * same call path as the instruction before; only the counter moves. */
+	const struct decoded *d = &t->cache[(pc >> 1) & (DECODE_SLOTS - 1)];
+	if (__builtin_expect(pc == t->plain_pc && d->pc == pc &&
+			     (insn_bits & d->mask) == d->bits && d->plain, 1)) {
+		++*t->counter;
+		t->plain_pc = pc + d->insn.len;
+		return 0;
+	}
 	unsigned len = step_decoded(t, pc, insn_bits);
 	return len == 2 || len == 4 ? 0 : -1;
 }
@@ -213,13 +257,20 @@ unsigned trace_step_pc(struct tephra_trace *t, uint64_t pc)
 {
 	/* The ELF's bytes never change: a cached decode of this pc is still right. */
 	const struct decoded *hit = &t->cache[(pc >> 1) & (DECODE_SLOTS - 1)];
-	if (hit->valid && hit->pc == pc)
+	if (hit->valid && hit->pc == pc) {
+		if (pc == t->plain_pc && hit->plain) {
+			++*t->counter;
+			t->plain_pc = pc + hit->insn.len;
+			return hit->insn.len;
+		}
 		return step_with(t, pc, hit);
+	}
 	uint32_t bits = 0;
 	int avail = t->elf ? guest_elf_fetch(t->elf, pc, &bits) : 0;
 	if (avail >= 2 && (avail == 4 || rv_insn_len((uint16_t)bits) == 2))
 		return step_decoded(t, pc, bits);
 	/* Unknown code: counted; the stack changes only when execution comes back. */
+	sync_plain(t);
 	struct trace_thread *th = &t->threads[t->cur];
 	if (th->trk.flow != RV_FLOW_UNKNOWN && rv_tracker_must_arrive(&th->trk, pc))
 		rv_tracker_arrive(&th->trk, pc);
@@ -228,6 +279,7 @@ unsigned trace_step_pc(struct tephra_trace *t, uint64_t pc)
 		struct rv_insn any = { 0, RV_FLOW_UNKNOWN, 0, 0, 0 };
 		rv_tracker_leave(&th->trk, pc, &any, RV_SAME_FUNC);
 	}
+	resume_plain(t, th);
 	return 0;
 }
 
@@ -238,6 +290,7 @@ unsigned trace_step_pc(struct tephra_trace *t, uint64_t pc)
  * source" (a transfer from nowhere enters its target as the root). */
 static inline struct trace_thread *opened_thread(struct tephra_trace *t, uint64_t pc, int no_pc)
 {
+	sync_plain(t);
 	struct trace_thread *th = &t->threads[t->cur];
 	if (__builtin_expect(!th->trk.started, 0)) {
 		if (pc || !no_pc)
@@ -292,6 +345,7 @@ int trace_select_thread(struct tephra_trace *t, uint64_t tid, size_t max_threads
 {
 	if (t->threads[t->cur].tid == tid)
 		return 0;
+	sync_plain(t);
 	int64_t i = hashmap_find_u64(&t->thread_ids, tid);
 	if (i >= 0) {
 		t->cur = (size_t)i;
