@@ -11,7 +11,8 @@
  *   transfer: the calls an emulator that knows its control flow makes: one
  *             tephra_trace_charge per basic block (a run ending at a control-flow
  *             instruction or a discontinuity) and one tephra_trace_transfer per taken
- *             call, return or jump, classified here from the encoding.
+ *             call, return or jump, classified here from the encoding;
+ *   straight: tephra_trace_step on straight-line code alone (a synthetic loop).
  * Best of RUNS (default 3).  With OUT_PREFIX, each mode's folded profile is written to
  * OUT_PREFIX.step / OUT_PREFIX.transfer. */
 #define _GNU_SOURCE
@@ -251,6 +252,34 @@ static struct timing run_transfer(const char *elf, struct feed *fd, const char *
 	return tm;
 }
 
+/* Straight-line code alone: a loop of 4096 nops closed by `j` back to its start (one
+ * function, so the jump never touches the stack), run for about N instructions.  The
+ * instructions are in arrays before the clock starts. */
+#define LOOP_NOPS 4096
+static struct timing run_straight(uint64_t n, uint64_t *executed)
+{
+	static uint64_t pc[LOOP_NOPS + 1];
+	static uint32_t bits[LOOP_NOPS + 1];
+	const uint64_t base = 0x10000;
+	for (int i = 0; i <= LOOP_NOPS; i++) {
+		pc[i] = base + 4 * (uint64_t)i;
+		bits[i] = i < LOOP_NOPS ? 0x00000013 : 0x800fc06f; /* nop; j base (GNU as) */
+	}
+	struct tephra_trace_symbol sym = { base, 4 * (LOOP_NOPS + 1), "loop", TEPHRA_SYM_GLOBAL };
+	struct tephra_trace *t = tephra_trace_new(&sym, 1, NULL);
+	uint64_t rounds = n / (LOOP_NOPS + 1) + 1;
+	double c0 = now(CLOCK_THREAD_CPUTIME_ID), w0 = now(CLOCK_MONOTONIC);
+	for (uint64_t r = 0; r < rounds; r++)
+		for (int i = 0; i <= LOOP_NOPS; i++)
+			tephra_trace_step(t, pc[i], bits[i], 0);
+	struct timing tm = { now(CLOCK_THREAD_CPUTIME_ID) - c0, now(CLOCK_MONOTONIC) - w0 };
+	struct tephra_trace_counts c;
+	tephra_trace_counts(t, &c);
+	*executed = c.instructions;
+	tephra_trace_free(t);
+	return tm;
+}
+
 static struct timing best(struct timing a, struct timing b)
 {
 	return b.cpu < a.cpu ? b : a;
@@ -268,13 +297,18 @@ int main(int argc, char **argv)
 	size_t size;
 	struct feed fd = { map_file(argv[2], &size), 0, 0, 0 };
 	fd.n = size / 8;
-	struct timing s = { 1e30, 0 }, x = { 1e30, 0 };
+	struct timing s = { 1e30, 0 }, x = { 1e30, 0 }, l = { 1e30, 0 };
+	uint64_t looped = 0;
 	for (int r = 0; r < (runs > 0 ? runs : 1); r++) {
 		s = best(s, run_step(argv[1], &fd, r == 0 ? out : NULL));
 		x = best(x, run_transfer(argv[1], &fd, r == 0 ? out : NULL));
+		l = best(l, run_straight(fd.n, &looped));
 	}
 	double n = (double)fd.n;
-	printf("tephra_trace_step: %zu instructions, %.3f s CPU (%.3f s wall): %.2f ns/instruction, %.0f M instructions/s (goal <= 1.5 ns, >= 600 M/s)\n",
+	printf("tephra_trace_step, straight-line code (4096-nop loop): %llu instructions, %.3f s CPU (%.3f s wall): %.2f ns/instruction, %.0f M instructions/s (goal <= 1.5 ns, >= 600 M/s)\n",
+	       (unsigned long long)looped, l.cpu, l.wall, l.cpu * 1e9 / (double)looped,
+	       (double)looped / l.cpu / 1e6);
+	printf("tephra_trace_step, the guest's trace: %zu instructions, %.3f s CPU (%.3f s wall): %.2f ns/instruction, %.0f M instructions/s (goal <= 1.5 ns, >= 600 M/s)\n",
 	       fd.n, s.cpu, s.wall, s.cpu * 1e9 / n, n / s.cpu / 1e6);
 	printf("tephra_trace_charge+transfer: %llu blocks, %llu transfers, %.3f s CPU (%.3f s wall): %.2f ns/block (goal <= 5 ns), %.0f M instructions/s\n",
 	       (unsigned long long)fd.blocks, (unsigned long long)fd.transfers, x.cpu, x.wall,

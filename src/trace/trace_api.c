@@ -36,6 +36,14 @@ struct decoded {
 	struct rv_insn insn;
 };
 
+/* Function starts by address, direct-mapped: calls, returns and jumps ask the callstack
+ * for the same few targets over and over. */
+#define FUNC_SLOTS 1024
+struct func_memo {
+	uint64_t addr, start;
+	uint8_t known, valid;
+};
+
 struct tephra_trace {
 	struct guest_syms syms;
 	struct guest_elf *elf;
@@ -54,6 +62,7 @@ struct tephra_trace {
 	uint64_t plain_pc;
 	uint64_t *counter;
 	struct decoded cache[DECODE_SLOTS];
+	struct func_memo funcs[FUNC_SLOTS];
 };
 
 #define NO_PLAIN_PC 1
@@ -91,10 +100,28 @@ static struct tephra_trace *trace_alloc(const struct tephra_trace_options *opts)
 	return t;
 }
 
+/* cs_host.func_of over the symbols, through the memo. */
+static int memo_func_of(void *ctx, uint64_t addr, uint64_t *start)
+{
+	struct tephra_trace *t = ctx;
+	struct func_memo *m = &t->funcs[(addr >> 1) & (FUNC_SLOTS - 1)];
+	if (!m->valid || m->addr != addr) {
+		const struct guest_func *f = guest_syms_find(t->symp, addr);
+		m->addr = addr;
+		m->start = f ? f->start : 0;
+		m->known = f != NULL;
+		m->valid = 1;
+	}
+	*start = m->start;
+	return m->known;
+}
+
 static void trace_start(struct tephra_trace *t, const struct guest_syms *syms)
 {
 	t->symp = syms;
 	t->host = trace_libc_host(syms);
+	t->host.ctx = t;
+	t->host.func_of = memo_func_of;
 	if (!t->xlen)
 		t->xlen = 64;
 	add_thread(t, 0);
@@ -235,6 +262,13 @@ static unsigned step_decoded(struct tephra_trace *t, uint64_t pc, uint32_t bits)
 	return step_with(t, pc, decode(t, pc, bits));
 }
 
+/* Out of line, so that the fast path in tephra_trace_step needs no stack frame. */
+static __attribute__((noinline)) int step_slow(struct tephra_trace *t, uint64_t pc, uint32_t bits)
+{
+	unsigned len = step_decoded(t, pc, bits);
+	return len == 2 || len == 4 ? 0 : -1;
+}
+
 TEPHRA_API
 int tephra_trace_step(struct tephra_trace *t, uint64_t pc, uint32_t insn_bits, unsigned insn_len)
 {
@@ -249,8 +283,7 @@ int tephra_trace_step(struct tephra_trace *t, uint64_t pc, uint32_t insn_bits, u
 		t->plain_pc = pc + d->insn.len;
 		return 0;
 	}
-	unsigned len = step_decoded(t, pc, insn_bits);
-	return len == 2 || len == 4 ? 0 : -1;
+	return step_slow(t, pc, insn_bits);
 }
 
 unsigned trace_step_pc(struct tephra_trace *t, uint64_t pc)
