@@ -61,6 +61,9 @@ struct tephra_trace {
 	 * a pc) sends the next instruction through the tracker. */
 	uint64_t plain_pc;
 	uint64_t *counter;
+	/* tephra_trace_charge's: the current path's counter once the current thread is
+	 * started (NULL: go the long way; always NULL in raw mode, which charges per pc). */
+	uint64_t *charge_counter;
 	struct decoded cache[DECODE_SLOTS];
 	struct func_memo funcs[FUNC_SLOTS];
 };
@@ -84,6 +87,7 @@ static void add_thread(struct tephra_trace *t, uint64_t tid)
 	rv_tracker_init(&th->trk, th->cs);
 	t->cur = t->nthreads++;
 	t->plain_pc = NO_PLAIN_PC;
+	t->charge_counter = NULL;
 }
 
 static struct tephra_trace *trace_alloc(const struct tephra_trace_options *opts)
@@ -230,6 +234,7 @@ static inline void resume_plain(struct tephra_trace *t, const struct trace_threa
 {
 	t->plain_pc = th->trk.flow == RV_FLOW_NONE && th->trk.started ? th->trk.expect : NO_PLAIN_PC;
 	t->counter = cs_counter(th->cs);
+	t->charge_counter = th->trk.started && !(t->flags & TEPHRA_TRACE_RAW) ? t->counter : NULL;
 }
 
 static inline void charge_one(struct tephra_trace *t, struct trace_thread *th, uint64_t pc)
@@ -335,11 +340,24 @@ static inline struct trace_thread *opened_thread(struct tephra_trace *t, uint64_
 
 TEPHRA_API void tephra_trace_charge(struct tephra_trace *t, uint64_t pc, uint64_t count)
 {
+	if (__builtin_expect(t->charge_counter != NULL, 1)) {
+		*t->charge_counter += count;
+		return;
+	}
 	struct trace_thread *th = opened_thread(t, pc, 0);
-	if (t->flags & TEPHRA_TRACE_RAW)
+	if (t->flags & TEPHRA_TRACE_RAW) {
 		*cs_leaf_counter(th->cs, pc) += count;
-	else
-		*cs_counter(th->cs) += count;
+		return;
+	}
+	*cs_counter(th->cs) += count;
+	t->charge_counter = cs_counter(th->cs);
+}
+
+/* After a transfer changed the current path. */
+static inline int transferred(struct tephra_trace *t, struct callstack *cs)
+{
+	t->charge_counter = t->flags & TEPHRA_TRACE_RAW ? NULL : cs_counter(cs);
+	return 0;
 }
 
 TEPHRA_API int tephra_trace_transfer(struct tephra_trace *t, uint64_t from, uint64_t to, int kind)
@@ -350,25 +368,25 @@ TEPHRA_API int tephra_trace_transfer(struct tephra_trace *t, uint64_t from, uint
 	struct callstack *cs = opened_thread(t, from, 1)->cs;
 	if (signal) {
 		cs_signal(cs, kind - TEPHRA_SIGNAL, to, 0);
-		return 0;
+		return transferred(t, cs);
 	}
 	switch (kind) {
 	case TEPHRA_CALL:
 	case TEPHRA_CALL_RVC:
 		cs_call(cs, from, to, from + (kind == TEPHRA_CALL ? 4 : 2), 0);
-		return 0;
+		return transferred(t, cs);
 	case TEPHRA_RETURN:
 		cs_return(cs, to, 0);
-		return 0;
+		return transferred(t, cs);
 	case TEPHRA_JUMP:
 		cs_jump(cs, from, to);
-		return 0;
+		return transferred(t, cs);
 	case TEPHRA_TAIL_CALL:
 		cs_tail_call(cs, from, to);
-		return 0;
+		return transferred(t, cs);
 	case TEPHRA_SIGRETURN:
 		cs_sigreturn(cs);
-		return 0;
+		return transferred(t, cs);
 	default:
 		return -1;
 	}
@@ -379,6 +397,7 @@ int trace_select_thread(struct tephra_trace *t, uint64_t tid, size_t max_threads
 	if (t->threads[t->cur].tid == tid)
 		return 0;
 	sync_plain(t);
+	t->charge_counter = NULL;
 	int64_t i = hashmap_find_u64(&t->thread_ids, tid);
 	if (i >= 0) {
 		t->cur = (size_t)i;
