@@ -59,6 +59,15 @@ struct tb_info {
 	struct tb_info *next_same_pc; /* other translations of the same pc */
 };
 
+/* Function starts of addresses this thread's calls and jumps went to, direct-mapped:
+ * the same few targets come back all the time.  Only found ones are kept (the module
+ * table grows, so an unknown address may become known). */
+#define FUNC_MEMO_SLOTS 256
+struct func_memo {
+	uint64_t addr, start;
+	uint8_t known;
+};
+
 struct vcpu_state {
 	struct vcpu_state *retired_next; /* list of stacks of finished threads */
 	struct callstack *cs;
@@ -66,6 +75,7 @@ struct vcpu_state {
 	const struct tb_info *prev;
 	uint64_t base;      /* st.started when prev began */
 	uint64_t insns;
+	struct func_memo funcs[FUNC_MEMO_SLOTS];
 };
 
 #define MAX_VCPUS 4096
@@ -99,18 +109,34 @@ static struct plugin_state {
 	FILE *pcs_out;              /* pcs=PATH dump, under lock */
 } st = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
-static struct vcpu_state *vcpu_get(unsigned idx)
+/* cs_host.func_of of a vcpu's stack (CTX: the vcpu_state). */
+static int vcpu_func_of(void *ctx, uint64_t addr, uint64_t *start)
 {
-	if (idx >= MAX_VCPUS)
-		idx = MAX_VCPUS - 1; /* shares a stack: wrong but never out of bounds */
-	struct vcpu_state *v = __atomic_load_n(&st.vcpus[idx], __ATOMIC_ACQUIRE);
-	if (v)
-		return v;
+	struct func_memo *m = &((struct vcpu_state *)ctx)->funcs[(addr >> 1) & (FUNC_MEMO_SLOTS - 1)];
+	if (m->known && m->addr == addr) {
+		*start = m->start;
+		return 1;
+	}
+	if (!guest_modules_func_of(&st.mods, addr, start))
+		return 0;
+	m->addr = addr;
+	m->start = *start;
+	m->known = 1;
+	return 1;
+}
+
+/* vcpu_get's first call for IDX (out of line: every block calls vcpu_get). */
+static __attribute__((noinline)) struct vcpu_state *vcpu_create(unsigned idx)
+{
+	struct vcpu_state *v;
 	pthread_mutex_lock(&st.lock);
 	v = st.vcpus[idx];
 	if (!v) {
 		v = calloc(1, sizeof(*v));
-		v->cs = v ? cs_new(&st.host, &st.csopts) : NULL;
+		struct cs_host host = st.host;
+		host.ctx = v;
+		host.func_of = vcpu_func_of;
+		v->cs = v ? cs_new(&host, &st.csopts) : NULL;
 		if (!v || !v->cs) {
 			fprintf(stderr, "tephra plugin: out of memory\n");
 			abort();
@@ -123,6 +149,14 @@ static struct vcpu_state *vcpu_get(unsigned idx)
 	}
 	pthread_mutex_unlock(&st.lock);
 	return v;
+}
+
+static inline struct vcpu_state *vcpu_get(unsigned idx)
+{
+	if (idx >= MAX_VCPUS)
+		idx = MAX_VCPUS - 1; /* shares a stack: wrong but never out of bounds */
+	struct vcpu_state *v = __atomic_load_n(&st.vcpus[idx], __ATOMIC_ACQUIRE);
+	return __builtin_expect(v != NULL, 1) ? v : vcpu_create(idx);
 }
 
 /* A new guest thread.  QEMU user mode hands it the index of a thread that ended, if
@@ -198,14 +232,23 @@ static uint32_t insns_from(const struct tb_info *tb, uint64_t at)
 /* The previous block of V stopped before its end (a fault in one of its instructions):
  * take back what it did not run, and forget its exit, which did not happen.  Exact for
  * one thread; blocks that hold a function start are left as counted. */
-static void cut_short(struct vcpu_state *v)
+static __attribute__((noinline)) void undo_cut(struct vcpu_state *v, uint64_t ran);
+
+static inline void cut_short(struct vcpu_state *v)
 {
 	const struct tb_info *prev = v->prev;
 	if (!prev || !prev->trap_span || st.nvcpus != 1 || prev->nsplits)
 		return;
 	uint64_t ran = __atomic_load_n(&st.started, __ATOMIC_RELAXED) - v->base;
-	if (ran >= prev->trap_span || ran == 0)
+	if (__builtin_expect(ran >= prev->trap_span || ran == 0, 1))
 		return;
+	undo_cut(v, ran);
+}
+
+/* cut_short's rare case: the previous block ran only its first RAN instructions. */
+static void undo_cut(struct vcpu_state *v, uint64_t ran)
+{
+	const struct tb_info *prev = v->prev;
 	uint32_t undo = prev->n - (uint32_t)ran;
 	if (st.raw) {
 		for (uint32_t i = (uint32_t)ran; i < prev->n; i++)

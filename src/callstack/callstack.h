@@ -125,6 +125,8 @@ struct cs_node {
 	struct cs_node *parent;   /* NULL only for the root */
 	struct cs_node *first_child;
 	struct cs_node *next_sibling;
+	struct cs_node *last_entered; /* the child last looked up: calls repeat, so it is
+				       * usually the next one too (owner thread only) */
 	uint32_t depth;           /* root = 0 */
 	uint8_t kind;             /* enum cs_node_kind */
 };

@@ -101,6 +101,9 @@ struct cs_node *cs_trie_child(struct cs_trie *t, const struct cs_host *host,
 			      struct cs_node *parent, uint8_t kind, uint64_t func,
 			      uint64_t callsite)
 {
+	struct cs_node *last = parent->last_entered;
+	if (last && last->func == func && last->callsite == callsite && last->kind == kind)
+		return last;
 	size_t mask = t->cap - 1;
 	size_t i = key_hash(parent, kind, func, callsite) & mask;
 	for (;;) {
@@ -108,8 +111,10 @@ struct cs_node *cs_trie_child(struct cs_trie *t, const struct cs_host *host,
 		if (!n)
 			break;
 		if (n->parent == parent && n->func == func && n->callsite == callsite &&
-		    n->kind == kind)
+		    n->kind == kind) {
+			parent->last_entered = n;
 			return n;
+		}
 		i = (i + 1) & mask;
 	}
 	/* Not found: create.  Keep the load factor under 1/2. */
@@ -144,6 +149,7 @@ struct cs_node *cs_trie_child(struct cs_trie *t, const struct cs_host *host,
 		t->max_depth = n->depth;
 	t->slots[i] = n;
 	t->count++;
+	parent->last_entered = n;
 	return n;
 }
 

@@ -21,15 +21,27 @@ struct trace_thread {
 	struct rv_tracker trk;
 };
 
-/* Decoded instructions, direct-mapped by pc: the stream revisits the same code. */
+/* Decoded instructions, direct-mapped by pc and tagged by pc and encoding (a guest that
+ * rewrites its code gets the new instruction decoded): the stream revisits the same code,
+ * so each (pc, encoding) is decoded and looked up in the symbols once. */
 #define DECODE_SLOTS 8192
 struct decoded {
 	uint64_t pc;
-	uint32_t bits;
-	struct rv_insn insn;
+	uint32_t bits;       /* the encoding's own bits: 16 for a compressed instruction */
+	uint32_t mask;       /* 0xffff or 0xffffffff: which bits of the caller's are its own */
+	uint8_t plain;       /* falls through, starts no function, not raw: a counter bump */
 	uint8_t cross;
 	uint8_t starts_func; /* pc is the first instruction of a function */
 	uint8_t valid;
+	struct rv_insn insn;
+};
+
+/* Function starts by address, direct-mapped: calls, returns and jumps ask the callstack
+ * for the same few targets over and over. */
+#define FUNC_SLOTS 1024
+struct func_memo {
+	uint64_t addr, start;
+	uint8_t known, valid;
 };
 
 struct tephra_trace {
@@ -44,8 +56,19 @@ struct tephra_trace {
 	size_t nthreads, cap_threads;
 	struct hashmap thread_ids; /* tid (hashmap_*_u64) -> entry index == index in threads */
 	size_t cur;
+	/* The fast path of a straight-line instruction (tephra_trace_step): while nothing
+	 * is pending, the current thread's next pc and its counter.  NO_PLAIN_PC (odd, never
+	 * a pc) sends the next instruction through the tracker. */
+	uint64_t plain_pc;
+	uint64_t *counter;
+	/* tephra_trace_charge's: the current path's counter once the current thread is
+	 * started (NULL: go the long way; always NULL in raw mode, which charges per pc). */
+	uint64_t *charge_counter;
 	struct decoded cache[DECODE_SLOTS];
+	struct func_memo funcs[FUNC_SLOTS];
 };
+
+#define NO_PLAIN_PC 1
 
 static void add_thread(struct tephra_trace *t, uint64_t tid)
 {
@@ -63,6 +86,8 @@ static void add_thread(struct tephra_trace *t, uint64_t tid)
 		xfatal("out of memory (call stack)");
 	rv_tracker_init(&th->trk, th->cs);
 	t->cur = t->nthreads++;
+	t->plain_pc = NO_PLAIN_PC;
+	t->charge_counter = NULL;
 }
 
 static struct tephra_trace *trace_alloc(const struct tephra_trace_options *opts)
@@ -79,10 +104,28 @@ static struct tephra_trace *trace_alloc(const struct tephra_trace_options *opts)
 	return t;
 }
 
+/* cs_host.func_of over the symbols, through the memo. */
+static int memo_func_of(void *ctx, uint64_t addr, uint64_t *start)
+{
+	struct tephra_trace *t = ctx;
+	struct func_memo *m = &t->funcs[(addr >> 1) & (FUNC_SLOTS - 1)];
+	if (!m->valid || m->addr != addr) {
+		const struct guest_func *f = guest_syms_find(t->symp, addr);
+		m->addr = addr;
+		m->start = f ? f->start : 0;
+		m->known = f != NULL;
+		m->valid = 1;
+	}
+	*start = m->start;
+	return m->known;
+}
+
 static void trace_start(struct tephra_trace *t, const struct guest_syms *syms)
 {
 	t->symp = syms;
 	t->host = trace_libc_host(syms);
+	t->host.ctx = t;
+	t->host.func_of = memo_func_of;
 	if (!t->xlen)
 		t->xlen = 64;
 	add_thread(t, 0);
@@ -158,18 +201,40 @@ static uint8_t cross_of(const struct tephra_trace *t, uint64_t from, uint64_t to
 static const struct decoded *decode(struct tephra_trace *t, uint64_t pc, uint32_t bits)
 {
 	struct decoded *d = &t->cache[(pc >> 1) & (DECODE_SLOTS - 1)];
-	if (d->valid && d->pc == pc && d->bits == bits)
+	if (d->valid && d->pc == pc && (bits & d->mask) == d->bits)
 		return d;
 	d->pc = pc;
-	d->bits = bits;
 	d->valid = 1;
 	rv_decode(bits, t->xlen, &d->insn);
+	d->mask = d->insn.len == 2 ? 0xffff : 0xffffffff;
+	d->bits = bits & d->mask;
 	d->cross = RV_SAME_FUNC;
 	const struct guest_func *fn = guest_syms_find(t->symp, pc);
 	d->starts_func = fn && fn->start == pc;
 	if (d->insn.flow == RV_FLOW_JUMP || d->insn.flow == RV_FLOW_BRANCH)
 		d->cross = cross_of(t, pc, pc + (uint64_t)(int64_t)d->insn.imm);
+	d->plain = d->insn.flow == RV_FLOW_NONE && !d->starts_func && d->insn.len &&
+		   !(t->flags & TEPHRA_TRACE_RAW);
 	return d;
+}
+
+/* Before anything else looks at the current thread's tracker: the fast path moved only
+ * plain_pc, so the tracker's next pc is brought up to date, and the fast path is off
+ * until the tracker has had its say. */
+static inline void sync_plain(struct tephra_trace *t)
+{
+	if (t->plain_pc != NO_PLAIN_PC) {
+		t->threads[t->cur].trk.expect = t->plain_pc;
+		t->plain_pc = NO_PLAIN_PC;
+	}
+}
+
+/* After the tracker: where the next straight-line instruction may take the fast path. */
+static inline void resume_plain(struct tephra_trace *t, const struct trace_thread *th)
+{
+	t->plain_pc = th->trk.flow == RV_FLOW_NONE && th->trk.started ? th->trk.expect : NO_PLAIN_PC;
+	t->counter = cs_counter(th->cs);
+	t->charge_counter = th->trk.started && !(t->flags & TEPHRA_TRACE_RAW) ? t->counter : NULL;
 }
 
 static inline void charge_one(struct tephra_trace *t, struct trace_thread *th, uint64_t pc)
@@ -182,6 +247,7 @@ static inline void charge_one(struct tephra_trace *t, struct trace_thread *th, u
 
 static inline unsigned step_with(struct tephra_trace *t, uint64_t pc, const struct decoded *d)
 {
+	sync_plain(t);
 	struct trace_thread *th = &t->threads[t->cur];
 	if (rv_tracker_must_arrive(&th->trk, pc))
 		rv_tracker_arrive(&th->trk, pc);
@@ -192,6 +258,7 @@ static inline unsigned step_with(struct tephra_trace *t, uint64_t pc, const stru
 		th->trk.expect = pc + d->insn.len;
 	else
 		rv_tracker_leave(&th->trk, pc, &d->insn, d->cross);
+	resume_plain(t, th);
 	return d->insn.len;
 }
 
@@ -200,26 +267,48 @@ static unsigned step_decoded(struct tephra_trace *t, uint64_t pc, uint32_t bits)
 	return step_with(t, pc, decode(t, pc, bits));
 }
 
+/* Out of line, so that the fast path in tephra_trace_step needs no stack frame. */
+static __attribute__((noinline)) int step_slow(struct tephra_trace *t, uint64_t pc, uint32_t bits)
+{
+	unsigned len = step_decoded(t, pc, bits);
+	return len == 2 || len == 4 ? 0 : -1;
+}
+
 TEPHRA_API
 int tephra_trace_step(struct tephra_trace *t, uint64_t pc, uint32_t insn_bits, unsigned insn_len)
 {
 	if (insn_len == 2)
 		insn_bits &= 0xffff;
-	unsigned len = step_decoded(t, pc, insn_bits);
-	return len == 2 || len == 4 ? 0 : -1;
+	/* Straight-line code with nothing pending: the same decode, the same thread, the
+	 * same call path as the instruction before; only the counter moves. */
+	const struct decoded *d = &t->cache[(pc >> 1) & (DECODE_SLOTS - 1)];
+	if (__builtin_expect(pc == t->plain_pc && d->pc == pc &&
+			     (insn_bits & d->mask) == d->bits && d->plain, 1)) {
+		++*t->counter;
+		t->plain_pc = pc + d->insn.len;
+		return 0;
+	}
+	return step_slow(t, pc, insn_bits);
 }
 
 unsigned trace_step_pc(struct tephra_trace *t, uint64_t pc)
 {
 	/* The ELF's bytes never change: a cached decode of this pc is still right. */
 	const struct decoded *hit = &t->cache[(pc >> 1) & (DECODE_SLOTS - 1)];
-	if (hit->valid && hit->pc == pc)
+	if (hit->valid && hit->pc == pc) {
+		if (pc == t->plain_pc && hit->plain) {
+			++*t->counter;
+			t->plain_pc = pc + hit->insn.len;
+			return hit->insn.len;
+		}
 		return step_with(t, pc, hit);
+	}
 	uint32_t bits = 0;
 	int avail = t->elf ? guest_elf_fetch(t->elf, pc, &bits) : 0;
 	if (avail >= 2 && (avail == 4 || rv_insn_len((uint16_t)bits) == 2))
 		return step_decoded(t, pc, bits);
 	/* Unknown code: counted; the stack changes only when execution comes back. */
+	sync_plain(t);
 	struct trace_thread *th = &t->threads[t->cur];
 	if (th->trk.flow != RV_FLOW_UNKNOWN && rv_tracker_must_arrive(&th->trk, pc))
 		rv_tracker_arrive(&th->trk, pc);
@@ -228,6 +317,7 @@ unsigned trace_step_pc(struct tephra_trace *t, uint64_t pc)
 		struct rv_insn any = { 0, RV_FLOW_UNKNOWN, 0, 0, 0 };
 		rv_tracker_leave(&th->trk, pc, &any, RV_SAME_FUNC);
 	}
+	resume_plain(t, th);
 	return 0;
 }
 
@@ -238,6 +328,7 @@ unsigned trace_step_pc(struct tephra_trace *t, uint64_t pc)
  * source" (a transfer from nowhere enters its target as the root). */
 static inline struct trace_thread *opened_thread(struct tephra_trace *t, uint64_t pc, int no_pc)
 {
+	sync_plain(t);
 	struct trace_thread *th = &t->threads[t->cur];
 	if (__builtin_expect(!th->trk.started, 0)) {
 		if (pc || !no_pc)
@@ -249,11 +340,24 @@ static inline struct trace_thread *opened_thread(struct tephra_trace *t, uint64_
 
 TEPHRA_API void tephra_trace_charge(struct tephra_trace *t, uint64_t pc, uint64_t count)
 {
+	if (__builtin_expect(t->charge_counter != NULL, 1)) {
+		*t->charge_counter += count;
+		return;
+	}
 	struct trace_thread *th = opened_thread(t, pc, 0);
-	if (t->flags & TEPHRA_TRACE_RAW)
+	if (t->flags & TEPHRA_TRACE_RAW) {
 		*cs_leaf_counter(th->cs, pc) += count;
-	else
-		*cs_counter(th->cs) += count;
+		return;
+	}
+	*cs_counter(th->cs) += count;
+	t->charge_counter = cs_counter(th->cs);
+}
+
+/* After a transfer changed the current path. */
+static inline int transferred(struct tephra_trace *t, struct callstack *cs)
+{
+	t->charge_counter = t->flags & TEPHRA_TRACE_RAW ? NULL : cs_counter(cs);
+	return 0;
 }
 
 TEPHRA_API int tephra_trace_transfer(struct tephra_trace *t, uint64_t from, uint64_t to, int kind)
@@ -264,25 +368,25 @@ TEPHRA_API int tephra_trace_transfer(struct tephra_trace *t, uint64_t from, uint
 	struct callstack *cs = opened_thread(t, from, 1)->cs;
 	if (signal) {
 		cs_signal(cs, kind - TEPHRA_SIGNAL, to, 0);
-		return 0;
+		return transferred(t, cs);
 	}
 	switch (kind) {
 	case TEPHRA_CALL:
 	case TEPHRA_CALL_RVC:
 		cs_call(cs, from, to, from + (kind == TEPHRA_CALL ? 4 : 2), 0);
-		return 0;
+		return transferred(t, cs);
 	case TEPHRA_RETURN:
 		cs_return(cs, to, 0);
-		return 0;
+		return transferred(t, cs);
 	case TEPHRA_JUMP:
 		cs_jump(cs, from, to);
-		return 0;
+		return transferred(t, cs);
 	case TEPHRA_TAIL_CALL:
 		cs_tail_call(cs, from, to);
-		return 0;
+		return transferred(t, cs);
 	case TEPHRA_SIGRETURN:
 		cs_sigreturn(cs);
-		return 0;
+		return transferred(t, cs);
 	default:
 		return -1;
 	}
@@ -292,6 +396,8 @@ int trace_select_thread(struct tephra_trace *t, uint64_t tid, size_t max_threads
 {
 	if (t->threads[t->cur].tid == tid)
 		return 0;
+	sync_plain(t);
+	t->charge_counter = NULL;
 	int64_t i = hashmap_find_u64(&t->thread_ids, tid);
 	if (i >= 0) {
 		t->cur = (size_t)i;
