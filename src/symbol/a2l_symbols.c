@@ -106,7 +106,8 @@ struct a2l_symbols *a2l_symbols_new(Dwfl_Module *mod)
 			.typed = type != STT_NOTYPE,
 		};
 	}
-	qsort(s->cands, s->nr_cands, sizeof(*s->cands), cmp_candidate);
+	if (s->nr_cands) /* cands is NULL when the table held no candidate */
+		qsort(s->cands, s->nr_cands, sizeof(*s->cands), cmp_candidate);
 	return s;
 }
 
