@@ -9,21 +9,9 @@ how deep perf's user stacks went (kernel frames not counted); exit 1 on any fail
 import collections
 import sys
 
+from compare_blocks import blocks  # perf script text split at blank lines
+
 TAIL = ["main.work", "main.main", "runtime.main", "runtime.goexit.abi0"]
-
-
-def blocks(path):
-    cur = []
-    with open(path, errors="replace") as f:
-        for line in f:
-            line = line.rstrip("\n")
-            if line:
-                cur.append(line)
-            elif cur:
-                yield cur
-                cur = []
-    if cur:
-        yield cur
 
 
 def name(frame):
@@ -31,7 +19,8 @@ def name(frame):
     return frame.split()[1].rsplit("+0x", 1)[0]
 
 
-perf, ours = list(blocks(sys.argv[1])), list(blocks(sys.argv[2]))
+perf = [[l for l in b.split("\n") if l] for b in blocks(sys.argv[1])]
+ours = [[l for l in b.split("\n") if l] for b in blocks(sys.argv[2])]
 if len(perf) != len(ours):
     print("FAIL: perf printed %d samples, tephra %d" % (len(perf), len(ours)))
     sys.exit(1)
