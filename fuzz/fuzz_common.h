@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -58,6 +59,28 @@ static inline int fuzz_memfd(const uint8_t *data, size_t size, char *path, size_
 	}
 	snprintf(path, path_size, "/proc/self/fd/%d", fd);
 	return fd;
+}
+
+/* Aborts when the input just run left a file descriptor open: the lowest free
+ * descriptor (what open returns next) must be the same after every input.  A leak
+ * otherwise shows only after ~1,000 inputs, as every later input failing to open. */
+static inline void fuzz_check_fds(void)
+{
+	static int lowest_free = -1;
+	int probe = dup(2);
+
+	if (probe < 0) {
+		perror("fuzz: dup");
+		abort();
+	}
+	close(probe);
+	if (lowest_free < 0)
+		lowest_free = probe;
+	else if (probe != lowest_free) {
+		fprintf(stderr, "fuzz: the input left a file descriptor open (lowest free "
+			"descriptor %d, was %d)\n", probe, lowest_free);
+		abort();
+	}
 }
 
 /* DATA as a read-only stream (an empty input as an empty stream).  NULL on failure. */

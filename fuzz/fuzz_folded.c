@@ -45,5 +45,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	one(data, size, 0);
 	one(data, size, FOLDED_STRIP_HEX | FOLDED_ONE_COLUMN);
+	fuzz_check_fds();
 	return 0;
 }

@@ -22,11 +22,27 @@
 static struct symbol_options symbols = {
 	.root_dir = FUZZ_ROOT,
 	.kallsyms = FUZZ_ROOT "/kallsyms",
-	.buildid_dir = FUZZ_ROOT "/.debug",
 	.debug_dir = "/usr/lib/debug",
 };
 static FILE *devnull;
 static int devnull_fd;
+
+/* The committed fp seed must fold with these options: a configuration the library
+ * refuses (as --buildid-dir under --symfs came to be) made every input fail at once,
+ * and the target fuzzed nothing while its runs still counted. */
+static void check_configuration(void)
+{
+	struct perf_fold_options o = { .symbols = &symbols, .report = &fuzz_report };
+	struct fold_table *t = fold_table_new();
+	struct tephra_error err = { { 0 } };
+
+	if (perf_fold_file(FUZZ_ROOT "/../corpus/perf_pipeline/fp", &o, t, &err) ||
+	    fold_table_nr_stacks(t) == 0) {
+		fprintf(stderr, "fuzz_perf_pipeline: the fp seed does not fold: %s\n", err.msg);
+		abort();
+	}
+	fold_table_free(t);
+}
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
@@ -46,6 +62,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	devnull_fd = open("/dev/null", O_WRONLY);
 	if (!devnull || devnull_fd < 0)
 		abort();
+	check_configuration();
 	return 0;
 }
 
@@ -91,5 +108,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	default: script_render_file(path, &so, devnull_fd, &err); break;
 	}
 	close(fd);
+	fuzz_check_fds();
 	return 0;
 }

@@ -39,5 +39,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	close(fd);
 	(void)sink;
+	fuzz_check_fds();
 	return 0;
 }

@@ -32,5 +32,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	one(data, size, &plain);
 	one(data, size, &all);
+	fuzz_check_fds();
 	return 0;
 }
