@@ -78,7 +78,7 @@ struct export_profile {
 	uint32_t *stack_frames;
 	/* the kept samples, in time order, as a stream of varints: the stack id, then the
 	 * weight's difference from the previous sample's (zigzag); a recording's
-	 * periods barely change, so a sample takes about 4 bytes instead of 12, and the
+	 * periods barely change, so a sample takes about 4 bytes instead of 8, and the
 	 * samples are what grows with the recording (read with export_sample_next).
 	 * In fixed blocks, never copied: a doubling array's copies leave freed
 	 * memory behind that still counts in the peak RSS. */
