@@ -139,22 +139,63 @@ static void sink_stack_total(void *ctx, uint32_t id, uint64_t weight, uint64_t s
 	}
 }
 
+#define SAMPLE_BLOCK (256 * 1024)
+#define SAMPLE_MAX_BYTES 20 /* two varints of 64 bits */
+
+static void put_sample_varint(struct export_sample_block *b, uint64_t v)
+{
+	while (v >= 0x80) {
+		b->bytes[b->len++] = (uint8_t)(v | 0x80);
+		v >>= 7;
+	}
+	b->bytes[b->len++] = (uint8_t)v;
+}
+
 static void sink_sample(void *ctx, uint32_t stack, uint64_t weight, uint64_t time)
 {
 	struct export_profile *p = ctx;
-	size_t cap = p->cap_samples;
 	(void)time; /* the order says it */
-	GROW(p->samples, p->nr_samples, p->cap_samples, p->nr_samples + 1);
-	if (!p->wide_weights && weight > UINT32_MAX) {
-		p->wide_weights = xmalloc(p->cap_samples * sizeof(*p->wide_weights));
-		for (size_t i = 0; i < p->nr_samples; i++)
-			p->wide_weights[i] = p->samples[i].weight;
-	} else if (p->wide_weights && p->cap_samples != cap) {
-		p->wide_weights = xrealloc(p->wide_weights, p->cap_samples * sizeof(*p->wide_weights));
+	size_t n = p->nr_sample_blocks;
+	if (!n || p->sample_blocks[n - 1].len > SAMPLE_BLOCK - SAMPLE_MAX_BYTES) {
+		GROW(p->sample_blocks, n, p->cap_sample_blocks, n + 1);
+		p->sample_blocks[n] = (struct export_sample_block){ xmalloc(SAMPLE_BLOCK), 0 };
+		p->nr_sample_blocks = ++n;
 	}
-	if (p->wide_weights)
-		p->wide_weights[p->nr_samples] = weight;
-	p->samples[p->nr_samples++] = (struct export_sample){ stack, (uint32_t)weight };
+	struct export_sample_block *b = &p->sample_blocks[n - 1];
+	/* the difference wraps modulo 2^64 and is zigzagged: small either way */
+	uint64_t d = weight - p->last_weight;
+	put_sample_varint(b, stack);
+	put_sample_varint(b, (d << 1) ^ (uint64_t)-(int64_t)(d >> 63));
+	p->last_weight = weight;
+	p->nr_samples++;
+}
+
+static uint64_t get_sample_varint(const uint8_t *bytes, size_t *pos)
+{
+	uint64_t v = 0;
+	for (unsigned shift = 0;; shift += 7) {
+		uint8_t b = bytes[(*pos)++];
+		v |= (uint64_t)(b & 0x7f) << shift;
+		if (!(b & 0x80))
+			return v;
+	}
+}
+
+int export_sample_next(const struct export_profile *p, struct export_sample_cursor *c,
+		       struct export_sample *s)
+{
+	if (c->block < p->nr_sample_blocks && c->pos >= p->sample_blocks[c->block].len) {
+		c->block++;
+		c->pos = 0;
+	}
+	if (c->block >= p->nr_sample_blocks)
+		return 0;
+	const uint8_t *bytes = p->sample_blocks[c->block].bytes;
+	s->stack = (uint32_t)get_sample_varint(bytes, &c->pos);
+	uint64_t z = get_sample_varint(bytes, &c->pos);
+	c->weight += (z >> 1) ^ (uint64_t)-(int64_t)(z & 1);
+	s->weight = c->weight;
+	return 1;
 }
 
 struct export_profile *export_profile_new(int keep_samples)
@@ -166,9 +207,7 @@ struct export_profile *export_profile_new(int keep_samples)
 	hashmap_init(&p->folded_names);
 	hashmap_init(&p->folded_stacks);
 	intern_string(p, "");
-	/* a sample slot marks the profile as keeping samples: cap_samples 1 */
-	if (keep_samples)
-		GROW(p->samples, 0, p->cap_samples, 1);
+	p->keep_samples = keep_samples;
 	return p;
 }
 
@@ -189,15 +228,16 @@ void export_profile_free(struct export_profile *p)
 	free(p->lines);
 	free(p->stacks);
 	free(p->stack_frames);
-	free(p->samples);
-	free(p->wide_weights);
+	for (size_t i = 0; i < p->nr_sample_blocks; i++)
+		free(p->sample_blocks[i].bytes);
+	free(p->sample_blocks);
 	free(p);
 }
 
 struct export_sink export_profile_sink(struct export_profile *p)
 {
 	struct export_sink s = { sink_event, sink_thread, sink_frame, sink_stack, sink_stack_total,
-				 p->cap_samples ? sink_sample : NULL, p };
+				 p->keep_samples ? sink_sample : NULL, p };
 	return s;
 }
 
@@ -309,7 +349,7 @@ static void add_named_stack(struct export_profile *p, uint32_t thread, char *lin
 	s->weight = s->weight + weight > INT64_MAX ? INT64_MAX : s->weight + weight;
 	s->samples = s->weight;
 	/* a source with threads: each stack added is a sample, in the order added */
-	if (thread != EXPORT_NONE && p->cap_samples)
+	if (thread != EXPORT_NONE && p->keep_samples)
 		sink_sample(p, (uint32_t)id, weight, 0);
 }
 

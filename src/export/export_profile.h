@@ -6,7 +6,7 @@
  * o->export) or from folded text (names only), and read by the writers (pprof,
  * speedscope, callgrind, the report).  Frames, functions, mappings and strings are
  * interned, so memory grows with unique stacks and frames, and with samples only when
- * they are kept (8 bytes each). */
+ * they are kept (a byte stream, about 4 bytes each: see export_sample_next). */
 #ifndef TEPHRA_EXPORT_EXPORT_PROFILE_H
 #define TEPHRA_EXPORT_EXPORT_PROFILE_H
 
@@ -52,10 +52,15 @@ struct export_stack {
 };
 
 /* One sample, in time order (its time is not kept: the order is what the formats
- * use).  8 bytes: a weight of 2^32 or more sends every weight to wide_weights. */
+ * use). */
 struct export_sample {
 	uint32_t stack;
-	uint32_t weight;
+	uint64_t weight;
+};
+
+struct export_sample_block {
+	uint8_t *bytes;
+	size_t len;
 };
 
 struct export_profile {
@@ -71,11 +76,19 @@ struct export_profile {
 	struct export_loc_line *lines;
 	struct export_stack *stacks;
 	uint32_t *stack_frames;
-	struct export_sample *samples;
-	uint64_t *wide_weights;       /* NULL, or every sample's weight */
+	/* the kept samples, in time order, as a stream of varints: the stack id, then the
+	 * weight's difference from the previous sample's (zigzag); a recording's
+	 * periods barely change, so a sample takes about 4 bytes instead of 8, and the
+	 * samples are what grows with the recording (read with export_sample_next).
+	 * In fixed blocks, never copied: a doubling array's copies leave freed
+	 * memory behind that still counts in the peak RSS. */
+	struct export_sample_block *sample_blocks;
+	int keep_samples;
+	uint64_t last_weight;         /* the previous sample's, while adding */
 	size_t nr_threads, nr_locs, nr_lines, nr_stacks, nr_stack_frames, nr_samples;
+	size_t nr_sample_blocks;
 	size_t cap_threads, cap_funcs, cap_maps, cap_locs, cap_lines, cap_stacks,
-	       cap_stack_frames, cap_samples;
+	       cap_stack_frames, cap_sample_blocks;
 	struct hashmap folded_names;  /* folded text: frame name → location id */
 	struct hashmap folded_stacks; /* named stacks: thread, location ids → stack id */
 };
@@ -93,11 +106,14 @@ static inline const char *export_string(const struct export_profile *p, uint32_t
 	return (const char *)hashmap_entry(&p->strings, id)->key;
 }
 
-/* The weight of sample I. */
-static inline uint64_t export_sample_weight(const struct export_profile *p, size_t i)
-{
-	return p->wide_weights ? p->wide_weights[i] : p->samples[i].weight;
-}
+/* Reading the kept samples in order: a cursor starts zeroed; each call fills *S with
+ * the next sample and returns 1, or returns 0 after the last. */
+struct export_sample_cursor {
+	size_t block, pos;
+	uint64_t weight;
+};
+int export_sample_next(const struct export_profile *p, struct export_sample_cursor *c,
+		       struct export_sample *s);
 
 /* Total weight and samples of all stacks. */
 uint64_t export_profile_total(const struct export_profile *p);
