@@ -9,11 +9,7 @@
 # CPU profile is the spin.
 . "$TOP/tests/offcpu/lib.sh"
 
-M=wait_sleep,wait_pipe,wait_mutex,spin,pipe_writer,mutex_holder
-record oc.data -e sched:sched_switch -e cpu-clock --switch-events --call-graph dwarf -- "$WL/offcpu"
-perf script -i oc.data --ns --show-switch-events --show-task-events --show-mmap-events \
-	-F comm,tid,time,event,trace,period,ip,sym >oc.txt 2>/dev/null ||
-	{ echo "perf script failed"; exit 1; }
+record_offcpu_workload
 
 for mode in offcpu offcpu-preempted wall wall-preempted; do
 	case $mode in

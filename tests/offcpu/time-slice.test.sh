@@ -16,11 +16,7 @@
 #  - beyond the end: empty, no error; an empty percentage range: empty.
 . "$TOP/tests/offcpu/lib.sh"
 
-M=wait_sleep,wait_pipe,wait_mutex,spin,pipe_writer,mutex_holder
-record oc.data -e sched:sched_switch -e cpu-clock --switch-events --call-graph dwarf -- "$WL/offcpu"
-perf script -i oc.data --ns --show-switch-events --show-task-events --show-mmap-events \
-	-F comm,tid,time,event,trace,period,ip,sym >oc.txt 2>/dev/null ||
-	{ echo "perf script failed"; exit 1; }
+record_offcpu_workload
 
 # The main thread's first two waits (S or D, 50 ms or more) with a sched_switch sample
 # and a switch-in, from perf's text: "marker out in out in" (ns).  Normally wait_sleep and
