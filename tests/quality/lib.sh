@@ -26,6 +26,20 @@ record() {
 		echo "perf record $* failed:"; cat "$TEST_TMP/record.log"; exit 1; }
 }
 
+# worker_rooted FOLDED: the samples of folded stacks in which a frame of
+# tests/workloads/threads.c (worker, spin_a, spin_b) lies above start_thread.  Without
+# frame pointers there must be none; a stack may still hold start_thread itself: a
+# sample taken while start_thread runs (its sigprocmask and exit system calls, at a
+# thread's start and end) has it as the leaf, and exec's kernel frames hold the
+# kernel's own start_thread.
+worker_rooted() {
+	awk '{ line = $0; sub(/ [0-9]+$/, "", line); n = split(line, f, ";"); w = $NF; root = 0
+		for (i = 1; i <= n; i++) {
+			if (f[i] == "start_thread") root = 1
+			else if (root && f[i] ~ /^(worker|spin_a|spin_b)$/) { s += w; break } }
+		} END { print s + 0 }' "$1"
+}
+
 # perf_counts DATA: "SAMPLES FRAMES UNKNOWN MARKERS CUT" from perf script's text.
 # MARKERS: the "ffffffffffffffff [unknown] ([unknown])" lines perf 6.1 prints as the last
 # frame of a user stack its unwinder could not finish for want of stack (tephra does not
