@@ -187,15 +187,50 @@ static struct offcpu_thread *thread_of(struct offcpu *o, int32_t tid, int create
 	return &o->threads[i];
 }
 
-static void end_interval(struct offcpu *o, struct offcpu_thread *t, uint64_t time)
+/* Whether [LO, HI] has a part inside the slice (a point: lies in it); always without
+ * one.  The warnings count only what touches the slice the user asked for. */
+static int touches_slice(const struct offcpu *o, uint64_t lo, uint64_t hi)
 {
+	if (!o->slice)
+		return 1;
+	for (size_t i = 0; i < o->nr_slice; i++) {
+		const struct offcpu_range *r = &o->slice[i];
+		if (lo == hi ? r->start <= lo && lo < r->end : lo < r->end && hi > r->start)
+			return 1;
+	}
+	return 0;
+}
+
+/* the part of [LO, HI) inside the slice, in ns */
+static uint64_t ns_in_slice(const struct offcpu *o, uint64_t lo, uint64_t hi)
+{
+	if (hi <= lo)
+		return 0;
+	if (!o->slice)
+		return hi - lo;
 	uint64_t ns = 0;
-	if (time < t->out_time)
-		o->counts.backwards++;
-	else
-		ns = time - t->out_time;
+	for (size_t i = 0; i < o->nr_slice; i++) {
+		uint64_t a = lo > o->slice[i].start ? lo : o->slice[i].start;
+		uint64_t b = hi < o->slice[i].end ? hi : o->slice[i].end;
+		if (b > a)
+			ns += b - a;
+	}
+	return ns;
+}
+
+enum interval_end { END_SWITCH_IN, END_SAMPLE, END_AT_END };
+
+static void end_interval(struct offcpu *o, struct offcpu_thread *t, uint64_t time,
+			 enum interval_end how)
+{
+	uint64_t ns = time < t->out_time ? 0 : time - t->out_time;
 	t->off = 0;
-	o->counts.intervals++;
+	if (touches_slice(o, t->out_time, t->out_time + ns)) {
+		o->counts.intervals++;
+		o->counts.backwards += time < t->out_time;
+		o->counts.by_sample += how == END_SAMPLE;
+		o->counts.at_end += how == END_AT_END;
+	}
 	if (!o->slice) {
 		o->charge(o->ctx, t->stack, t->state, t->out_time, ns);
 		return;
@@ -208,6 +243,18 @@ static void end_interval(struct offcpu *o, struct offcpu_thread *t, uint64_t tim
 		if (hi > lo)
 			o->charge(o->ctx, t->stack, t->state, lo, hi - lo);
 	}
+}
+
+/* the end of a wait whose switch-out had no sched_switch sample: counted, with its time
+ * inside the slice, when it touches the slice */
+static void end_unsampled(struct offcpu *o, struct offcpu_thread *t, uint64_t time)
+{
+	t->unsampled = 0;
+	uint64_t hi = time > t->unsampled_time ? time : t->unsampled_time;
+	if (!touches_slice(o, t->unsampled_time, hi))
+		return;
+	o->counts.unsampled++;
+	o->counts.unsampled_ns += ns_in_slice(o, t->unsampled_time, hi);
 }
 
 void offcpu_seen(struct offcpu *o, uint64_t time)
@@ -223,12 +270,9 @@ void offcpu_switch_in(struct offcpu *o, int32_t tid, uint64_t time)
 	if (!t)
 		return;
 	if (t->off)
-		end_interval(o, t, time);
-	if (t->unsampled) {
-		t->unsampled = 0;
-		if (time > t->unsampled_time)
-			o->counts.unsampled_ns += time - t->unsampled_time;
-	}
+		end_interval(o, t, time, END_SWITCH_IN);
+	if (t->unsampled)
+		end_unsampled(o, t, time);
 	t->sampled_out = 0;
 }
 
@@ -244,7 +288,8 @@ void offcpu_switch_out(struct offcpu *o, int32_t tid, uint64_t time, int preempt
 	 * load): the thread's wait has no stack.  Counted, so the loss is said. */
 	if (preempt && !o->preempted)
 		return;
-	o->counts.unsampled++;
+	if (t->unsampled) /* out again, no switch-in seen: it ran in between */
+		end_unsampled(o, t, time);
 	t->unsampled = 1;
 	t->unsampled_time = time;
 }
@@ -253,10 +298,8 @@ void offcpu_sample(struct offcpu *o, int32_t tid, uint64_t time)
 {
 	offcpu_seen(o, time);
 	struct offcpu_thread *t = thread_of(o, tid, 0);
-	if (t && t->off) {
-		o->counts.by_sample++;
-		end_interval(o, t, time);
-	}
+	if (t && t->off)
+		end_interval(o, t, time, END_SAMPLE);
 }
 
 void offcpu_switch(struct offcpu *o, const struct offcpu_switch *sw, uint64_t time, uint64_t stack)
@@ -280,10 +323,10 @@ void offcpu_finish(struct offcpu *o)
 {
 	for (size_t i = 0; i < hashmap_count(&o->tids); i++) {
 		struct offcpu_thread *t = &o->threads[i];
-		if (!t->off)
-			continue;
-		o->counts.at_end++;
-		end_interval(o, t, o->last_time);
+		if (t->off)
+			end_interval(o, t, o->last_time, END_AT_END);
+		if (t->unsampled)
+			end_unsampled(o, t, o->last_time);
 	}
 }
 

@@ -168,7 +168,7 @@ int main(void)
 	      charged_is(2, 2, 50) && got[2].start == 400);
 	switch_at(o, 52, 1, 0, 310, 3);  /* inside the gap: nothing */
 	offcpu_switch_in(o, 52, 390);
-	CHECK(nr_got == 3 && offcpu_counts(o)->intervals == 3);
+	CHECK(nr_got == 3 && offcpu_counts(o)->intervals == 2);
 	switch_at(o, 53, 1, 0, 900, 4);  /* to the recording's end, in the open range */
 	offcpu_seen(o, 1000);
 	offcpu_finish(o);
@@ -185,6 +185,31 @@ int main(void)
 	switch_at(o, 54, 1, 0, 700, 6);
 	offcpu_switch_in(o, 54, 750);
 	CHECK(nr_got == 5 && charged_is(4, 6, 50) && got[4].start == 700);
+	offcpu_free(o);
+
+	/* under a slice the warnings count only waits that touch it: 100..200 */
+	nr_got = 0;
+	o = offcpu_new(&f, ev, 0, charge, NULL, &err);
+	offcpu_set_slice(o, slice + 3, 1);
+	switch_at(o, 60, 1, 0, 300, 1);  /* ended by a sample, after the slice */
+	offcpu_sample(o, 60, 350);
+	switch_at(o, 61, 1, 0, 150, 2);  /* ended by a sample, inside */
+	offcpu_sample(o, 61, 170);
+	offcpu_switch_out(o, 62, 250, 0); /* unsampled, after the slice */
+	offcpu_switch_in(o, 62, 260);
+	offcpu_switch_out(o, 63, 50, 0);  /* unsampled, 100..150 of it inside */
+	offcpu_switch_in(o, 63, 150);
+	switch_at(o, 64, 1, 0, 400, 3);  /* time backwards, after the slice */
+	offcpu_switch_in(o, 64, 390);
+	switch_at(o, 65, 1, 0, 500, 4);  /* off at the end, after the slice */
+	switch_at(o, 66, 1, 0, 190, 5);  /* off at the end, from inside */
+	offcpu_switch_out(o, 67, 199, 0); /* unsampled to the end: 1 ns inside */
+	offcpu_seen(o, 600);
+	offcpu_finish(o);
+	const struct offcpu_counts *c = offcpu_counts(o);
+	CHECK(c->by_sample == 1 && c->backwards == 0 && c->at_end == 1 && c->intervals == 2);
+	CHECK(c->unsampled == 2 && c->unsampled_ns == 51);
+	CHECK(nr_got == 2 && charged_is(0, 2, 20) && charged_is(1, 5, 10));
 	offcpu_free(o);
 
 	/* a format without prev_state: refused */
