@@ -460,6 +460,16 @@ static void prefetch_objects(struct fold_run *r, size_t n)
 	}
 }
 
+/* Whether a new stack's naming waits: while the symbol store is loading (the workers
+ * own the objects); and always under export, whose sink interns a thread's comm when
+ * the thread is first sampled and a frame's strings when it is named: naming every
+ * stack after the last sample keeps that order, and the bytes written, independent of
+ * how fast the workers were. */
+static int must_defer(struct fold_run *r)
+{
+	return r->defer_names && (r->o->export || symbol_store_loading(r->session->store));
+}
+
 /* The raw-key entry of a sample, named when new (or later, see defer_names); returns
  * its index. */
 static size_t sample_stack(struct fold_run *r, const struct perf_session_sample *ps, int callchain)
@@ -485,14 +495,14 @@ static size_t sample_stack(struct fold_run *r, const struct perf_session_sample 
 		}
 		if (r->stack_state)
 			r->stack_state[i] = r->cur_state;
-		int defer = r->defer_names && symbol_store_loading(r->session->store);
+		int defer = must_defer(r);
 		if (!defer)
 			name_pending(r); /* before resolve_sample: it reuses r->frames */
 		size_t n = resolve_sample(r, ps, callchain);
 		if (r->defer_names) {
-			/* new objects and frames go to the worker: this stack waits for it */
+			/* new objects and frames go to the workers: this stack waits for them */
 			prefetch_objects(r, n);
-			defer = symbol_store_loading(r->session->store);
+			defer = must_defer(r);
 		}
 		r->stack_class[i] = CLASS_PENDING;
 		r->stack_samples[i] = 0;
