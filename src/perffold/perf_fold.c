@@ -435,7 +435,7 @@ static void defer_stack(struct fold_run *r, size_t i, uint32_t root, const uint6
 	r->nr_pending += words;
 }
 
-/* Hands the objects and frames of a new stack to the symbol store's worker, to be
+/* Hands the objects and frames of a new stack to the symbol store's workers, to be
  * loaded and looked up while the records are read (the naming waits for it).  New
  * stacks mostly repeat frames already handed over: a small direct-mapped filter of
  * recent (object, address) pairs spares the store's exact check for them. */
@@ -730,7 +730,7 @@ int perf_fold_file(const char *path, const struct perf_fold_options *o, struct f
 	} else {
 		rc = perf_session_run(&s, &o->filter, fold_sample, &r, err);
 	}
-	/* help the worker before waiting on the kernel's symbols (the first stack named
+	/* help the workers before waiting on the kernel's symbols (the first stack named
 	 * may well have a kernel frame) */
 	symbol_store_settle(s.store);
 	name_pending(&r);
