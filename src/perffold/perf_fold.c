@@ -435,7 +435,7 @@ static void defer_stack(struct fold_run *r, size_t i, uint32_t root, const uint6
 	r->nr_pending += words;
 }
 
-/* Hands the objects and frames of a new stack to the symbol store's worker, to be
+/* Hands the objects and frames of a new stack to the symbol store's workers, to be
  * loaded and looked up while the records are read (the naming waits for it).  New
  * stacks mostly repeat frames already handed over: a small direct-mapped filter of
  * recent (object, address) pairs spares the store's exact check for them. */
@@ -458,6 +458,16 @@ static void prefetch_objects(struct fold_run *r, size_t n)
 			symbol_store_prefetch(r->session->store, f->obj->dso,
 					      r->o->srcline || r->o->export);
 	}
+}
+
+/* Whether a new stack's naming waits: while the symbol store is loading (the workers
+ * own the objects); and always under export, whose sink interns a thread's comm when
+ * the thread is first sampled and a frame's strings when it is named: naming every
+ * stack after the last sample keeps that order, and the bytes written, independent of
+ * how fast the workers were. */
+static int must_defer(struct fold_run *r)
+{
+	return r->defer_names && (r->o->export || symbol_store_loading(r->session->store));
 }
 
 /* The raw-key entry of a sample, named when new (or later, see defer_names); returns
@@ -485,14 +495,14 @@ static size_t sample_stack(struct fold_run *r, const struct perf_session_sample 
 		}
 		if (r->stack_state)
 			r->stack_state[i] = r->cur_state;
-		int defer = r->defer_names && symbol_store_loading(r->session->store);
+		int defer = must_defer(r);
 		if (!defer)
 			name_pending(r); /* before resolve_sample: it reuses r->frames */
 		size_t n = resolve_sample(r, ps, callchain);
 		if (r->defer_names) {
-			/* new objects and frames go to the worker: this stack waits for it */
+			/* new objects and frames go to the workers: this stack waits for them */
 			prefetch_objects(r, n);
-			defer = symbol_store_loading(r->session->store);
+			defer = must_defer(r);
 		}
 		r->stack_class[i] = CLASS_PENDING;
 		r->stack_samples[i] = 0;
@@ -720,7 +730,7 @@ int perf_fold_file(const char *path, const struct perf_fold_options *o, struct f
 	} else {
 		rc = perf_session_run(&s, &o->filter, fold_sample, &r, err);
 	}
-	/* help the worker before waiting on the kernel's symbols (the first stack named
+	/* help the workers before waiting on the kernel's symbols (the first stack named
 	 * may well have a kernel frame) */
 	symbol_store_settle(s.store);
 	name_pending(&r);

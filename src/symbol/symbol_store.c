@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/cpus.h"
 #include "base/error.h"
 #include "base/report.h"
 #include "base/strbuf.h"
@@ -578,7 +579,7 @@ struct a2l *symbol_store_a2l_now(struct dso *d)
 	return d->a2l;
 }
 
-/* ---- objects loaded on a second thread (dso_prefetch.h) ------------------------ */
+/* ---- objects loaded on worker threads (dso_prefetch.h) ------------------------- */
 
 /* One request: whichever thread runs it owns the dso meanwhile. */
 static void prefetch_run(struct dso_request rq)
@@ -590,12 +591,15 @@ static void prefetch_run(struct dso_request rq)
 		a2l_prepare(dl, rq.addr + rq.d->text_offset);
 }
 
-/* The worker, started on first use; NULL when no thread can be made (then the lookups
- * load objects themselves). */
+/* The workers, started on first use, one per CPU the process may use (at most
+ * PREFETCH_MAX_WORKERS); NULL when no thread can be made (then the lookups load
+ * objects themselves). */
+#define PREFETCH_MAX_WORKERS 8
 static struct dso_prefetch *prefetch_worker(struct symbol_store *st)
 {
 	if (!st->dso_prefetch)
-		st->dso_prefetch = dso_prefetch_new(prefetch_run);
+		st->dso_prefetch = dso_prefetch_new(prefetch_run,
+						    cpus_workers(PREFETCH_MAX_WORKERS));
 	return st->dso_prefetch;
 }
 

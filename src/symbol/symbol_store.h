@@ -88,15 +88,16 @@ const struct debug_paths *symbol_store_debug_paths(const struct symbol_store *st
 int symbol_store_loading(const struct symbol_store *store);
 
 /* Starts loading D's symbols (with DWARF set, its DWARF for inline chains and source
- * lines too) on a worker thread, once per dso; lookups wait for it.  For callers that
+ * lines too) on the store's pool of worker threads (one per CPU the process may use;
+ * distinct dsos in parallel), once per dso; lookups wait for it.  For callers that
  * name frames after reading the records: the loading overlaps the reading. */
 void symbol_store_prefetch(struct symbol_store *store, struct dso *d, int dwarf);
 
 /* The same, and the DWARF walks of the inline chain at ADDR (dso_inline_chain's
- * address) done ahead on the worker; each (dso, address) once. */
+ * address) done ahead on the pool; each (dso, address) once. */
 void symbol_store_prefetch_inline(struct symbol_store *store, struct dso *d, uint64_t addr);
 
-/* Returns when the worker has finished every request, the calling thread taking its
+/* Returns when the pool has finished every request, the calling thread taking its
  * share of them meanwhile (any lookup does this first anyway). */
 void symbol_store_settle(struct symbol_store *store);
 

@@ -1,5 +1,5 @@
-# threads: a DWARF fold and script run four threads (the reader, the page thread, the
-# kallsyms thread, the object worker; docs/ARCHITECTURE.md).  Under ThreadSanitizer
+# threads: a DWARF fold and script run their threads (the reader, the page thread, the
+# kallsyms thread, the object pool's workers; docs/ARCHITECTURE.md).  Under ThreadSanitizer
 # (build/tsan/tephra, `make tsan`), on a recording big enough to start every one of them
 # (> 16 MB, kernel frames, libc with its debug file), with the default options and with
 # --inline / --srcline (other requests to the worker): no data race reported, and the
