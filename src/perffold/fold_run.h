@@ -70,14 +70,13 @@ struct fold_run {
 	/* o->export: per stack its sample count; the roots told to the sink so far */
 	uint32_t threads_told;
 	/* o->export on a recording whose frames are all named without DWARF (nothing to
-	 * unwind, no --inline, no off-CPU): the sink's threads, frames and stacks are
-	 * logged in order while reading and told after it (fold_run_export_replay),
+	 * unwind, no --inline, no off-CPU): the sink's frames and stacks are logged in
+	 * order while reading and told after it (fold_run_export_replay),
 	 * once the raw-stack tables are freed, so that the DWARF the source lines need
 	 * is loaded only then and the two peaks do not add up */
 	int defer_export;
 	uint32_t *export_log;        /* EXPORT_LOG_* records */
 	size_t nr_export_log, cap_export_log;
-	struct strbuf export_comms;  /* the logged threads' comms, each NUL-terminated */
 	/* o->off_cpu / o->wall: the switch tracker and the sched_switch event's index */
 	struct offcpu *offcpu;
 	size_t switch_index;
@@ -96,8 +95,8 @@ size_t fold_run_name_slot(struct fold_run *r, const uint64_t key[3], int *create
  * not folded (another event, a dropped root). */
 int fold_run_stack_of(struct fold_run *r, const struct perf_session_sample *ps, size_t *i);
 
-/* o->export's thread ID (PID, TID, COMM) and stack I (root ROOT, names NAMES[0..N)):
- * told to the sink now, or logged (defer_export), as fold_run_export_frame's frames. */
+/* o->export's thread ID (PID, TID, COMM), told now; stack I (root ROOT, names
+ * NAMES[0..N)), told now or logged (defer_export) as fold_run_export_frame's frames. */
 struct thread;
 struct frame;
 struct dso_symbol;

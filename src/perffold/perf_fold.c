@@ -639,7 +639,6 @@ static void run_release(struct fold_run *r)
 	free(r->pending);
 	free(r->prefetched);
 	free(r->export_log);
-	strbuf_release(&r->export_comms);
 	strbuf_release(&r->sb);
 	strbuf_release(&r->text);
 }

@@ -13,7 +13,6 @@
 
 /* defer_export's log: a record kind, then its words */
 enum {
-	EXPORT_LOG_THREAD, /* id, pid, tid, comm's offset in export_comms */
 	EXPORT_LOG_FRAME,  /* name index */
 	EXPORT_LOG_STACK,  /* stack index, root, n, n name indices */
 };
@@ -32,22 +31,12 @@ static uint32_t *log_words(struct fold_run *r, size_t n)
 
 void fold_run_export_thread(struct fold_run *r, uint32_t id, const struct thread *t)
 {
+	/* told at once, also with defer_export: a thread's comm goes in the string table
+	 * then, before every frame's strings, whatever the symbol loading's timing (told
+	 * in the log, their place among the frames followed when the naming ran) */
 	const struct export_sink *x = r->o->export;
-	if (!x->thread)
-		return;
-	if (!r->defer_export) {
+	if (x->thread)
 		x->thread(x->ctx, id, t->pid, t->tid, t->comm);
-		return;
-	}
-	/* the comm as it is now: the thread may rename itself later */
-	uint32_t *w = log_words(r, 5);
-	w[0] = EXPORT_LOG_THREAD;
-	w[1] = id;
-	w[2] = (uint32_t)t->pid;
-	w[3] = (uint32_t)t->tid;
-	w[4] = (uint32_t)r->export_comms.len;
-	strbuf_addstr(&r->export_comms, t->comm ? t->comm : "");
-	strbuf_addch(&r->export_comms, '\0');
 }
 
 void fold_run_export_stack(struct fold_run *r, size_t i, uint32_t root, const uint32_t *names,
@@ -157,11 +146,7 @@ void fold_run_export_replay(struct fold_run *r)
 	struct frame_resolver *fr = &r->session->resolver;
 	for (size_t k = 0; k < r->nr_export_log;) {
 		const uint32_t *w = r->export_log + k;
-		if (w[0] == EXPORT_LOG_THREAD) {
-			x->thread(x->ctx, w[1], (int32_t)w[2], (int32_t)w[3],
-				  r->export_comms.buf + w[4]);
-			k += 5;
-		} else if (w[0] == EXPORT_LOG_FRAME) {
+		if (w[0] == EXPORT_LOG_FRAME) {
 			/* the frame again from its name's key: {object word, address, java} */
 			const uint64_t *key = hashmap_entry(&r->names, w[1])->key;
 			uint64_t obj_id1 = key[0] & ~FRAME_UNWOUND;
@@ -181,5 +166,4 @@ void fold_run_export_replay(struct fold_run *r)
 	free(r->export_log);
 	r->export_log = NULL;
 	r->nr_export_log = r->cap_export_log = 0;
-	strbuf_release(&r->export_comms);
 }
