@@ -32,6 +32,24 @@ read -r _ n _ after _ asked _ located < <("$TEST_TMP/order" "$TEST_TMP/fp.data")
 [ "${located:-0}" -gt 0 ] && echo "ok: fp: $located frames with a source line" ||
 	fail "fp: no frame has a source line"
 
+# the same bytes run after run (threads told at once: their comms' strings come first
+# whatever the symbol loading's timing), and from the ASan build without a report
+for run in 1 2; do
+	"$TEPHRA" export -f callgrind -o "$TEST_TMP/fp.$run.cg" "$TEST_TMP/fp.data" 2>/dev/null ||
+		fail "fp: export -f callgrind failed"
+done
+cmp -s "$TEST_TMP/fp.1.cg" "$TEST_TMP/fp.2.cg" && echo "ok: fp: two exports, the same bytes" ||
+	fail "fp: two exports of one recording differ"
+if [ -x "${TEPHRA_ASAN:-}" ]; then
+	for g in addresses functions; do
+		"$TEPHRA" export -f pprof --granularity=$g -o "$TEST_TMP/fp.$g.pb.gz" "$TEST_TMP/fp.data" 2>/dev/null
+		"$TEPHRA_ASAN" export -f pprof --granularity=$g -o "$TEST_TMP/asan.$g.pb.gz" "$TEST_TMP/fp.data" \
+			2>"$TEST_TMP/asan.err" || fail "ASan ($g): $(head -n 5 "$TEST_TMP/asan.err")"
+		cmp -s "$TEST_TMP/fp.$g.pb.gz" "$TEST_TMP/asan.$g.pb.gz" && echo "ok: fp: ASan build, --granularity=$g: the same bytes" ||
+			fail "fp: ASan build wrote other bytes (--granularity=$g)"
+	done
+fi
+
 record "$TEST_TMP/dw.data" -e cpu-clock -F 4000 --call-graph dwarf -- "$WL/recurse"
 samples=$(perf script -i "$TEST_TMP/dw.data" -F period 2>/dev/null | grep -c .)
 read -r _ n _ after _ asked _ located < <("$TEST_TMP/order" "$TEST_TMP/dw.data")
