@@ -71,7 +71,7 @@ struct fold_run {
 	uint32_t threads_told;
 	/* o->export on a recording whose frames are all named without DWARF (nothing to
 	 * unwind, no --inline, no off-CPU): the sink's frames and stacks are logged in
-	 * order while reading and told after it (fold_run_export_replay),
+	 * order while reading and told after it (fold_run_export_after_reading),
 	 * once the raw-stack tables are freed, so that the DWARF the source lines need
 	 * is loaded only then and the two peaks do not add up */
 	int defer_export;
@@ -103,8 +103,11 @@ struct dso_symbol;
 void fold_run_export_thread(struct fold_run *r, uint32_t id, const struct thread *t);
 void fold_run_export_stack(struct fold_run *r, size_t i, uint32_t root, const uint32_t *names,
 			   size_t n);
-/* Tells the sink what defer_export logged, in the order logged; then frees the log. */
-void fold_run_export_replay(struct fold_run *r);
+/* defer_export, the records read and the stacks named: frees the raw-stack table
+ * (r->stacks, emptied; r->pending) and tells the sink what was logged, in the order
+ * logged (then frees the log), so that the DWARF the source
+ * lines need is loaded once those are gone.  Returns each stack's weight (malloc'd). */
+uint64_t *fold_run_export_after_reading(struct fold_run *r);
 
 /* Describes name I, frame F, to o->export (perf_fold_export.c): its fold names are its
  * lines (innermost first), with perf's names, files and lines where the counts agree;

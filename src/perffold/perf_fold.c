@@ -671,24 +671,6 @@ static int run_open(struct fold_run *r, struct perf_session *s, const char *path
 	return 0;
 }
 
-/* defer_export, the records read: the raw-stack tables freed (their weights returned,
- * malloc'd), then the export's frames described, their source lines looked up now (the
- * DWARF loaded now), and the stacks told (fold_run_export_replay). */
-static uint64_t *release_reading(struct fold_run *r)
-{
-	size_t n = hashmap_count(&r->stacks);
-	uint64_t *weights = xmalloc((n ? n : 1) * sizeof(*weights));
-	for (size_t i = 0; i < n; i++)
-		weights[i] = hashmap_entry(&r->stacks, i)->value;
-	hashmap_release(&r->stacks);
-	hashmap_init(&r->stacks);
-	free(r->pending);
-	r->pending = NULL;
-	r->nr_pending = r->cap_pending = 0;
-	fold_run_export_replay(r);
-	return weights;
-}
-
 /* Every stack into SAMPLES with its number of samples (SAMPLES has its own frame ids). */
 static void add_sample_counts(struct fold_run *r, struct fold_table *samples)
 {
@@ -724,8 +706,8 @@ int perf_fold_file(const char *path, const struct perf_fold_options *o, struct f
 	if (o->quality && (!o->compat || stack_quality_may_unwind(s.reader)))
 		r.quality = stack_quality_new();
 	r.defer_names = 1;
-	r.defer_export = o->export && !o->off_cpu && !o->wall && !(o->name_flags & FOLD_INLINED) &&
-			 !stack_quality_may_unwind(s.reader);
+	r.defer_export = o->export && !o->off_cpu && !o->wall && !o->samples &&
+			 !(o->name_flags & FOLD_INLINED) && !stack_quality_may_unwind(s.reader);
 	r.prefetched = xcalloc(PREFETCH_FILTER, sizeof(*r.prefetched));
 	int rc;
 	if (o->off_cpu || o->wall) {
@@ -752,7 +734,7 @@ int perf_fold_file(const char *path, const struct perf_fold_options *o, struct f
 	uint64_t *weights = NULL;
 	size_t nr_stacks = hashmap_count(&r.stacks);
 	if (r.defer_export)
-		weights = release_reading(&r);
+		weights = fold_run_export_after_reading(&r);
 	/* each unique raw stack was named once; the table merges stacks whose names meet */
 	for (size_t i = 0; i < nr_stacks; i++) {
 		uint64_t weight = weights ? weights[i] : hashmap_entry(&r.stacks, i)->value;

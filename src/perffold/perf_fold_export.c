@@ -140,7 +140,8 @@ void fold_run_export_frame(struct fold_run *r, size_t i, const struct frame *f,
 	w[1] = (uint32_t)i;
 }
 
-void fold_run_export_replay(struct fold_run *r)
+/* Tells the sink what defer_export logged, in the order logged; then frees the log. */
+static void replay(struct fold_run *r)
 {
 	const struct export_sink *x = r->o->export;
 	struct frame_resolver *fr = &r->session->resolver;
@@ -166,4 +167,19 @@ void fold_run_export_replay(struct fold_run *r)
 	free(r->export_log);
 	r->export_log = NULL;
 	r->nr_export_log = r->cap_export_log = 0;
+}
+
+uint64_t *fold_run_export_after_reading(struct fold_run *r)
+{
+	size_t n = hashmap_count(&r->stacks);
+	uint64_t *weights = xmalloc((n ? n : 1) * sizeof(*weights));
+	for (size_t i = 0; i < n; i++)
+		weights[i] = hashmap_entry(&r->stacks, i)->value;
+	hashmap_release(&r->stacks);
+	hashmap_init(&r->stacks);
+	free(r->pending);
+	r->pending = NULL;
+	r->nr_pending = r->cap_pending = 0;
+	replay(r);
+	return weights;
 }
