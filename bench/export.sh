@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # export.sh - `tephra export` against `tephra fold` on the bench recordings (issue 14's
 # goals: every format within 1.5x of fold's time and peak RSS; the pprof file no larger
-# than gzip -6 of fold's output plus its mapping/location/function/string tables).
+# than gzip -6 of fold's output plus its mapping/location/function/string tables; also
+# measured for --granularity=functions).
 #
 # The recordings are bench/perf-fp.sh's and bench/perf-dwarf.sh's (made by them, with
 # BENCH_RECORD_ONLY, when missing; cached in $TEPHRA_BENCH_DIR, default /tmp/tephra-bench);
@@ -62,5 +63,11 @@ for data in $files; do
 	tables_gz=$(python3 "$TOP/bench/lib/pprof_tables.py" "$out.pprof")
 	pprof=$(wc -c <"$out.pprof")
 	echo "pprof: $pprof bytes; gzip -6 of the folded text $folded_gz + tables (gzip -6) $tables_gz = $((folded_gz + tables_gz)) ($(awk -v a="$pprof" -v b="$((folded_gz + tables_gz))" 'BEGIN { printf "%.2f", a / b }')x)"
+	# --granularity=functions: a Location per inline chain of functions, a Sample per
+	# folded line of a thread (its own, smaller tables)
+	"$TEPHRA" export -f pprof --granularity=functions -o "$out.pprof-fn" "$data" 2>/dev/null
+	tables_gz=$(python3 "$TOP/bench/lib/pprof_tables.py" "$out.pprof-fn")
+	pprof=$(wc -c <"$out.pprof-fn")
+	echo "pprof --granularity=functions: $pprof bytes; gzip -6 of the folded text $folded_gz + tables (gzip -6) $tables_gz = $((folded_gz + tables_gz)) ($(awk -v a="$pprof" -v b="$((folded_gz + tables_gz))" 'BEGIN { printf "%.2f", a / b }')x)"
 	rm -f "$out".*
 done

@@ -11,6 +11,7 @@
 #include "symbol_cli.h"
 
 #define WHO "tephra export"
+#define OPT_GRANULARITY 1000 /* above the shared tables' option codes */
 
 static void usage(FILE *f)
 {
@@ -24,6 +25,10 @@ static void usage(FILE *f)
 		"                         callgrind_annotate) or speedscope (JSON): a profile\n"
 		"                         per thread, samples in time order\n"
 		"  -o, --output OUT       the file to write ('-': standard output)\n"
+		"  --granularity G        pprof: a Location per object and address\n"
+		"                         (addresses, the default) or per inline chain of\n"
+		"                         functions (functions: smaller files, no addresses\n"
+		"                         or line numbers)\n"
 		EXPORT_SOURCE_HELP EXPORT_SOURCE_OFFCPU_HELP);
 	symbol_cli_usage(f, 25);
 }
@@ -33,6 +38,7 @@ int cmd_export(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "format", required_argument, NULL, 'f' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "granularity", required_argument, NULL, OPT_GRANULARITY },
 		{ "help", no_argument, NULL, 'h' },
 		EXPORT_SOURCE_LONG_OPTIONS,
 		SYMBOL_CLI_LONG_OPTIONS,
@@ -40,7 +46,7 @@ int cmd_export(int argc, char **argv)
 	};
 	struct perf_fold_options o = { 0 };
 	struct symbol_options syms = { 0 };
-	const char *out_path = NULL, *format = NULL, *path = "perf.data";
+	const char *out_path = NULL, *format = NULL, *path = "perf.data", *granularity = NULL;
 	int c, option, rc = 2;
 	o.symbols = &syms;
 	while ((c = getopt_long(argc, argv, "f:o:h", opts, &option)) != -1) {
@@ -50,6 +56,9 @@ int cmd_export(int argc, char **argv)
 			break;
 		case 'o':
 			out_path = optarg;
+			break;
+		case OPT_GRANULARITY:
+			granularity = optarg;
 			break;
 		case 'h':
 			usage(stdout);
@@ -77,12 +86,22 @@ int cmd_export(int argc, char **argv)
 	int fmt = export_format_parse(format, 0, WHO);
 	if (fmt < 0)
 		goto out;
+	struct export_write_options wo = { 0, 0, EXPORT_GRANULARITY_ADDRESSES };
+	if (granularity) {
+		int g = export_granularity_parse(granularity, WHO);
+		if (g < 0)
+			goto out;
+		if (fmt != EXPORT_FORMAT_PPROF) {
+			fprintf(stderr, "%s: --granularity is for -f pprof\n", WHO);
+			goto out;
+		}
+		wo.granularity = (enum export_granularity)g;
+	}
 	/* speedscope keeps every sample's time */
 	struct export_profile *p = export_profile_new(fmt == EXPORT_FORMAT_SPEEDSCOPE);
-	int64_t time_nanos = 0;
-	rc = export_source_load(path, &o, p, &time_nanos, WHO);
+	rc = export_source_load(path, &o, p, &wo.time_nanos, WHO);
 	if (!rc)
-		rc = export_format_write(p, fmt, out_path, path, time_nanos, WHO);
+		rc = export_format_write_with(p, fmt, out_path, path, &wo, WHO);
 	export_profile_free(p);
 out:
 	sample_filter_free(&o.filter);

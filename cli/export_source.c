@@ -187,18 +187,35 @@ char *export_format_file_name(enum export_format f, const char *stem)
 	return sb.buf;
 }
 
+int export_granularity_parse(const char *name, const char *who)
+{
+	if (!strcmp(name, "addresses"))
+		return EXPORT_GRANULARITY_ADDRESSES;
+	if (!strcmp(name, "functions"))
+		return EXPORT_GRANULARITY_FUNCTIONS;
+	fprintf(stderr, "%s: --granularity: '%s' is neither addresses nor functions\n", who, name);
+	return -1;
+}
+
 int export_format_write(const struct export_profile *p, enum export_format f, const char *path,
 			const char *name, int64_t time_nanos, const char *who)
 {
+	struct export_write_options wo = { time_nanos, 0, EXPORT_GRANULARITY_ADDRESSES };
+	return export_format_write_with(p, f, path, name, &wo, who);
+}
+
+int export_format_write_with(const struct export_profile *p, enum export_format f,
+			     const char *path, const char *name,
+			     const struct export_write_options *wo, const char *who)
+{
 	FILE *out = strcmp(path, "-") ? fopen(path, "wb") : stdout;
 	struct tephra_error err = { { 0 } };
-	struct export_write_options wo = { time_nanos, 0 };
 	int rc = 0;
 	if (!out) {
 		fprintf(stderr, "%s: %s: cannot create: %s\n", who, path, strerror(errno));
 		return 1;
 	}
-	int wrc = f == EXPORT_FORMAT_PPROF	? export_write_pprof(p, &wo, out, &err)
+	int wrc = f == EXPORT_FORMAT_PPROF	? export_write_pprof(p, wo, out, &err)
 		  : f == EXPORT_FORMAT_CALLGRIND ? export_write_callgrind(p, out, &err)
 						 : export_write_speedscope(p, name, out, &err);
 	if (wrc) {

@@ -93,5 +93,12 @@ char *export_format_file_name(enum export_format f, const char *stem);
  * printed the error. */
 int export_format_write(const struct export_profile *p, enum export_format f, const char *path,
 			const char *name, int64_t time_nanos, const char *who);
+/* The same with the writers' options WO (pprof's granularity: `export --granularity`). */
+struct export_write_options;
+int export_format_write_with(const struct export_profile *p, enum export_format f,
+			     const char *path, const char *name,
+			     const struct export_write_options *wo, const char *who);
+/* --granularity's value ("addresses" or "functions"), or -1 having printed why. */
+int export_granularity_parse(const char *name, const char *who);
 
 #endif

@@ -8,9 +8,18 @@
 #include "base/error.h"
 #include "export/export_profile.h"
 
+/* What a pprof Location stands for (named after pprof's -addresses, -functions). */
+enum export_granularity {
+	EXPORT_GRANULARITY_ADDRESSES, /* one per (object, address) */
+	EXPORT_GRANULARITY_FUNCTIONS, /* one per (object, inline chain of functions), at
+				       * address 0 with no line numbers: a Sample is then
+				       * one folded line of one thread */
+};
+
 struct export_write_options {
 	int64_t time_nanos;     /* when the profile was taken (0: unknown) */
 	int gzip_level;         /* pprof: 1..12 (libdeflate), 0 = 6 */
+	enum export_granularity granularity; /* pprof */
 };
 
 /* pprof: a gzip-compressed perftools.profiles.Profile (profile.proto).  Returns 0, or

@@ -218,11 +218,117 @@ static void encode(const struct export_profile *p, const struct export_write_opt
 	strbuf_release(&sub2);
 }
 
+/* --granularity=functions: Q is P (sharing its strings, functions and mappings) with one
+ * location per (mapping, function ids of the inline chain), address 0, lines 0, and
+ * the stacks that then meet (same thread, same locations) merged, their weights and
+ * samples summed.  Free with release_by_functions. */
+static void by_functions(const struct export_profile *p, struct export_profile *q)
+{
+	*q = *p;
+	q->locs = NULL;
+	q->lines = NULL;
+	q->stacks = NULL;
+	q->stack_frames = NULL;
+	q->nr_locs = q->nr_lines = q->nr_stacks = q->nr_stack_frames = 0;
+	q->cap_locs = q->cap_lines = q->cap_stacks = q->cap_stack_frames = 0;
+	uint32_t *of_loc = xmalloc((p->nr_locs + 1) * sizeof(*of_loc));
+	uint32_t *key = NULL;
+	size_t cap_key = 0;
+	struct hashmap chains = HASHMAP_INIT, stacks = HASHMAP_INIT;
+	for (size_t i = 0; i < p->nr_locs; i++) {
+		const struct export_location *l = &p->locs[i];
+		of_loc[i] = EXPORT_NONE;
+		if (!l->n_lines)
+			continue;
+		if (cap_key < 2 + (size_t)l->n_lines) {
+			cap_key = 2 + (size_t)l->n_lines;
+			key = xrealloc(key, cap_key * sizeof(*key));
+		}
+		key[0] = l->mapping;
+		key[1] = l->n_lines;
+		for (size_t k = 0; k < l->n_lines; k++)
+			key[2 + k] = p->lines[l->first_line + k].function;
+		int created;
+		size_t id = hashmap_intern(&chains, key, (2 + l->n_lines) * sizeof(*key), &created);
+		if (created) {
+			if (id >= q->cap_locs) {
+				q->cap_locs = q->cap_locs ? 2 * q->cap_locs : 256;
+				q->locs = xrealloc(q->locs, q->cap_locs * sizeof(*q->locs));
+			}
+			if (q->nr_lines + l->n_lines > q->cap_lines) {
+				while (q->nr_lines + l->n_lines > q->cap_lines)
+					q->cap_lines = q->cap_lines ? 2 * q->cap_lines : 256;
+				q->lines = xrealloc(q->lines, q->cap_lines * sizeof(*q->lines));
+			}
+			q->locs[id] = (struct export_location){ 0, l->mapping, (uint32_t)q->nr_lines,
+								l->n_lines };
+			for (size_t k = 0; k < l->n_lines; k++)
+				q->lines[q->nr_lines++] = (struct export_loc_line){ key[2 + k], 0 };
+			q->nr_locs = id + 1;
+		}
+		of_loc[i] = (uint32_t)id;
+	}
+	for (size_t i = 0; i < p->nr_stacks; i++) {
+		const struct export_stack *s = &p->stacks[i];
+		if (!s->samples && !s->weight)
+			continue;
+		if (cap_key < 1 + (size_t)s->n_frames) {
+			cap_key = 1 + (size_t)s->n_frames;
+			key = xrealloc(key, cap_key * sizeof(*key));
+		}
+		key[0] = s->thread;
+		for (size_t k = 0; k < s->n_frames; k++)
+			key[1 + k] = of_loc[p->stack_frames[s->first_frame + k]];
+		int created;
+		size_t id = hashmap_intern(&stacks, key, (1 + s->n_frames) * sizeof(*key), &created);
+		if (created) {
+			if (id >= q->cap_stacks) {
+				q->cap_stacks = q->cap_stacks ? 2 * q->cap_stacks : 256;
+				q->stacks = xrealloc(q->stacks, q->cap_stacks * sizeof(*q->stacks));
+			}
+			if (q->nr_stack_frames + s->n_frames > q->cap_stack_frames) {
+				while (q->nr_stack_frames + s->n_frames > q->cap_stack_frames)
+					q->cap_stack_frames = q->cap_stack_frames ? 2 * q->cap_stack_frames
+										  : 1024;
+				q->stack_frames = xrealloc(q->stack_frames,
+							   q->cap_stack_frames * sizeof(*q->stack_frames));
+			}
+			q->stacks[id] = (struct export_stack){ s->thread, (uint32_t)q->nr_stack_frames,
+							       s->n_frames, 0, 0 };
+			memcpy(q->stack_frames + q->nr_stack_frames, key + 1,
+			       s->n_frames * sizeof(*key));
+			q->nr_stack_frames += s->n_frames;
+			q->nr_stacks = id + 1;
+		}
+		q->stacks[id].weight += s->weight;
+		q->stacks[id].samples += s->samples;
+	}
+	hashmap_release(&chains);
+	hashmap_release(&stacks);
+	free(key);
+	free(of_loc);
+}
+
+static void release_by_functions(struct export_profile *q)
+{
+	free(q->locs);
+	free(q->lines);
+	free(q->stacks);
+	free(q->stack_frames);
+}
+
 int export_write_pprof(const struct export_profile *p, const struct export_write_options *o,
 		       FILE *out, struct tephra_error *err)
 {
 	struct strbuf b = STRBUF_INIT;
-	encode(p, o, &b);
+	if (o->granularity == EXPORT_GRANULARITY_FUNCTIONS) {
+		struct export_profile q;
+		by_functions(p, &q);
+		encode(&q, o, &b);
+		release_by_functions(&q);
+	} else {
+		encode(p, o, &b);
+	}
 	struct libdeflate_compressor *c = libdeflate_alloc_compressor(o->gzip_level ? o->gzip_level : 6);
 	if (!c)
 		xfatal("out of memory");

@@ -14,6 +14,8 @@
 
 struct offcpu;
 
+#define FRAME_UNWOUND (1ULL << 63) /* in a frame key's object word: unwound from DWARF */
+
 struct fold_run {
 	const struct perf_fold_options *o;
 	size_t max_stack;
@@ -67,6 +69,14 @@ struct fold_run {
 	size_t nr_pending, cap_pending;   /* in words */
 	/* o->export: per stack its sample count; the roots told to the sink so far */
 	uint32_t threads_told;
+	/* o->export on a recording whose frames are all named without DWARF (nothing to
+	 * unwind, no --inline, no off-CPU): the sink's frames and stacks are logged in
+	 * order while reading and told after it (fold_run_export_after_reading),
+	 * once the raw-stack tables are freed, so that the DWARF the source lines need
+	 * is loaded only then and the two peaks do not add up */
+	int defer_export;
+	uint32_t *export_log;        /* EXPORT_LOG_* records */
+	size_t nr_export_log, cap_export_log;
 	/* o->off_cpu / o->wall: the switch tracker and the sched_switch event's index */
 	struct offcpu *offcpu;
 	size_t switch_index;
@@ -85,11 +95,24 @@ size_t fold_run_name_slot(struct fold_run *r, const uint64_t key[3], int *create
  * not folded (another event, a dropped root). */
 int fold_run_stack_of(struct fold_run *r, const struct perf_session_sample *ps, size_t *i);
 
-/* Describes name I, frame F, to o->export (perf_fold_export.c): its fold names are its
- * lines (innermost first), with perf's names, files and lines where the counts agree;
- * NAMES/SRCLINES the N_INL entries of F's inline chain when it was looked up. */
+/* o->export's thread ID (PID, TID, COMM), told now; stack I (root ROOT, names
+ * NAMES[0..N)), told now or logged (defer_export) as fold_run_export_frame's frames. */
+struct thread;
 struct frame;
 struct dso_symbol;
+void fold_run_export_thread(struct fold_run *r, uint32_t id, const struct thread *t);
+void fold_run_export_stack(struct fold_run *r, size_t i, uint32_t root, const uint32_t *names,
+			   size_t n);
+/* defer_export, the records read and the stacks named: frees the raw-stack table
+ * (r->stacks, emptied; r->pending) and tells the sink what was logged, in the order
+ * logged (then frees the log), so that the DWARF the source
+ * lines need is loaded once those are gone.  Returns each stack's weight (malloc'd). */
+uint64_t *fold_run_export_after_reading(struct fold_run *r);
+
+/* Describes name I, frame F, to o->export (perf_fold_export.c): its fold names are its
+ * lines (innermost first), with perf's names, files and lines where the counts agree;
+ * NAMES/SRCLINES the N_INL entries of F's inline chain when it was looked up.  With
+ * defer_export only I is logged; the replay looks the rest up again (cached). */
 void fold_run_export_frame(struct fold_run *r, size_t i, const struct frame *f,
 			   const struct dso_symbol *sym, const char *const *names,
 			   const char *const *srclines, size_t n_inl);

@@ -35,7 +35,6 @@ static uint64_t sample_weight(const struct perf_fold_options *o, const struct pe
 	return s->period;
 }
 
-#define FRAME_UNWOUND (1ULL << 63) /* in a frame key's object word: unwound from DWARF */
 /* The key of a sample before any lookup: its root, the versions of the maps its
  * addresses are resolved in, and its raw addresses.  Equal keys resolve to equal stacks,
  * so only a new key costs map lookups and symbols.  Returns its length in words. */
@@ -213,7 +212,8 @@ static size_t frame_name(struct fold_run *r, uint64_t obj_word, uint64_t addr, i
 		size_t n_inl = frame_inlines_src(fr, &f, &names, &inlined, &srclines);
 		struct strbuf text = STRBUF_INIT, line = STRBUF_INIT;
 		const char *suffix = NULL;
-		if ((r->o->srcline || r->o->export) && f.obj && f.obj->dso && !f.obj->kernel) {
+		if ((r->o->srcline || (r->o->export && !r->defer_export)) && f.obj && f.obj->dso &&
+		    !f.obj->kernel) {
 			const char *file;
 			unsigned lineno;
 			if (!dso_srcline(f.obj->dso, addr, &file, &lineno)) {
@@ -388,7 +388,7 @@ static void name_stack(struct fold_run *r, size_t i, uint32_t root, const uint64
 		if (r->stack_state && r->stack_state[i])
 			perf_fold_offcpu_export_stack(r, i, root, n, r->stack_state[i] - 1);
 		else
-			r->o->export->stack(r->o->export->ctx, (uint32_t)i, root, r->key_names, n);
+			fold_run_export_stack(r, i, root, r->key_names, n);
 		c = 0;
 	}
 	/* keep the ids in the same pool as the frame names */
@@ -456,7 +456,7 @@ static void prefetch_objects(struct fold_run *r, size_t n)
 			symbol_store_prefetch_inline(r->session->store, f->obj->dso, f->addr);
 		else
 			symbol_store_prefetch(r->session->store, f->obj->dso,
-					      r->o->srcline || r->o->export);
+					      r->o->srcline || (r->o->export && !r->defer_export));
 	}
 }
 
@@ -540,10 +540,7 @@ int fold_run_stack_of(struct fold_run *r, const struct perf_session_sample *ps, 
 	if (r->root == FOLD_ROOT_DROPPED)
 		return 0;
 	if (r->o->export && r->root == r->threads_told) {
-		const struct thread *t = ps->thread;
-		if (r->o->export->thread)
-			r->o->export->thread(r->o->export->ctx, r->threads_told, t->pid, t->tid,
-					     t->comm);
+		fold_run_export_thread(r, r->threads_told, ps->thread);
 		r->threads_told++;
 	}
 	*i = sample_stack(r, ps, (ps->desc->attr.sample_type & PERF_ST_CALLCHAIN) != 0);
@@ -651,6 +648,7 @@ static void run_release(struct fold_run *r)
 	free(r->cb_ids);
 	free(r->pending);
 	free(r->prefetched);
+	free(r->export_log);
 	strbuf_release(&r->sb);
 	strbuf_release(&r->text);
 }
@@ -718,6 +716,8 @@ int perf_fold_file(const char *path, const struct perf_fold_options *o, struct f
 	if (o->quality && (!o->compat || stack_quality_may_unwind(s.reader)))
 		r.quality = stack_quality_new();
 	r.defer_names = 1;
+	r.defer_export = o->export && !o->off_cpu && !o->wall && !o->samples &&
+			 !(o->name_flags & FOLD_INLINED) && !stack_quality_may_unwind(s.reader);
 	r.prefetched = xcalloc(PREFETCH_FILTER, sizeof(*r.prefetched));
 	int rc;
 	if (o->off_cpu || o->wall) {
@@ -741,9 +741,13 @@ int perf_fold_file(const char *path, const struct perf_fold_options *o, struct f
 		stack_quality_print_brief(r.quality, kind, o->quality_who ? o->quality_who : "tephra",
 					  path, perf_reader_stats(s.reader), o->quality);
 	}
+	uint64_t *weights = NULL;
+	size_t nr_stacks = hashmap_count(&r.stacks);
+	if (r.defer_export)
+		weights = fold_run_export_after_reading(&r);
 	/* each unique raw stack was named once; the table merges stacks whose names meet */
-	for (size_t i = 0; i < hashmap_count(&r.stacks); i++) {
-		uint64_t weight = hashmap_entry(&r.stacks, i)->value;
+	for (size_t i = 0; i < nr_stacks; i++) {
+		uint64_t weight = weights ? weights[i] : hashmap_entry(&r.stacks, i)->value;
 		if (r.nr_times && !weight)
 			continue; /* a wait with no part in --time's slice */
 		if (o->export)
@@ -751,6 +755,7 @@ int perf_fold_file(const char *path, const struct perf_fold_options *o, struct f
 		else
 			fold_table_add(out, r.frame_ids + r.stack_ids[i], r.stack_lens[i], weight);
 	}
+	free(weights);
 	if (o->samples)
 		add_sample_counts(&r, o->samples);
 	run_release(&r);

@@ -1,13 +1,58 @@
 /* perf_fold_export.c - a fold's frames described to the export sink (o->export): the
- * lines of each (object, address), with names, files and source lines. */
+ * lines of each (object, address), with names, files and source lines; and, with
+ * defer_export, the sink's calls logged while reading and replayed after it. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/xalloc.h"
 #include "export/export_sink.h"
+#include "machine/machine.h"
 #include "perffold/fold_run.h"
 #include "session/frame_resolver.h"
 #include "symbol/symbol_store.h"
+
+/* defer_export's log: a record kind, then its words */
+enum {
+	EXPORT_LOG_FRAME,  /* name index */
+	EXPORT_LOG_STACK,  /* stack index, root, n, n name indices */
+};
+
+static uint32_t *log_words(struct fold_run *r, size_t n)
+{
+	if (r->nr_export_log + n > r->cap_export_log) {
+		while (r->nr_export_log + n > r->cap_export_log)
+			r->cap_export_log = r->cap_export_log ? 2 * r->cap_export_log : 4096;
+		r->export_log = xrealloc(r->export_log, r->cap_export_log * sizeof(*r->export_log));
+	}
+	uint32_t *w = r->export_log + r->nr_export_log;
+	r->nr_export_log += n;
+	return w;
+}
+
+void fold_run_export_thread(struct fold_run *r, uint32_t id, const struct thread *t)
+{
+	/* told at once, also with defer_export: a thread's comm goes in the string table
+	 * then, before every frame's strings, whatever the symbol loading's timing (told
+	 * in the log, their place among the frames followed when the naming ran) */
+	const struct export_sink *x = r->o->export;
+	if (x->thread)
+		x->thread(x->ctx, id, t->pid, t->tid, t->comm);
+}
+
+void fold_run_export_stack(struct fold_run *r, size_t i, uint32_t root, const uint32_t *names,
+			   size_t n)
+{
+	if (!r->defer_export) {
+		r->o->export->stack(r->o->export->ctx, (uint32_t)i, root, names, n);
+		return;
+	}
+	uint32_t *w = log_words(r, 4 + n);
+	w[0] = EXPORT_LOG_STACK;
+	w[1] = (uint32_t)i;
+	w[2] = root;
+	w[3] = (uint32_t)n;
+	memcpy(w + 4, names, n * sizeof(*names));
+}
 
 /* dso_inline_chain_srclines callback: keeps the last (outermost) entry's line. */
 static void outermost_srcline(void *arg, const char *name, int inlined, const char *srcline)
@@ -18,7 +63,7 @@ static void outermost_srcline(void *arg, const char *name, int inlined, const ch
 	*keep = xstrdup(srcline);
 }
 
-void fold_run_export_frame(struct fold_run *r, size_t i, const struct frame *f,
+static void describe_frame(struct fold_run *r, size_t i, const struct frame *f,
 			   const struct dso_symbol *sym, const char *const *names,
 			   const char *const *srclines, size_t n_inl)
 {
@@ -80,4 +125,61 @@ void fold_run_export_frame(struct fold_run *r, size_t i, const struct frame *f,
 		free(owned[k]);
 	free(owned);
 	free(lines);
+}
+
+void fold_run_export_frame(struct fold_run *r, size_t i, const struct frame *f,
+			   const struct dso_symbol *sym, const char *const *names,
+			   const char *const *srclines, size_t n_inl)
+{
+	if (!r->defer_export) {
+		describe_frame(r, i, f, sym, names, srclines, n_inl);
+		return;
+	}
+	uint32_t *w = log_words(r, 2);
+	w[0] = EXPORT_LOG_FRAME;
+	w[1] = (uint32_t)i;
+}
+
+/* Tells the sink what defer_export logged, in the order logged; then frees the log. */
+static void replay(struct fold_run *r)
+{
+	const struct export_sink *x = r->o->export;
+	struct frame_resolver *fr = &r->session->resolver;
+	for (size_t k = 0; k < r->nr_export_log;) {
+		const uint32_t *w = r->export_log + k;
+		if (w[0] == EXPORT_LOG_FRAME) {
+			/* the frame again from its name's key: {object word, address, java} */
+			const uint64_t *key = hashmap_entry(&r->names, w[1])->key;
+			uint64_t obj_id1 = key[0] & ~FRAME_UNWOUND;
+			struct frame f = { key[1], key[1], NULL, (key[0] & FRAME_UNWOUND) != 0 };
+			if (obj_id1)
+				f.obj = machine_object(r->session->machine, (uint32_t)(obj_id1 - 1));
+			const char *const *names, *const *srclines;
+			const unsigned char *inlined;
+			size_t n_inl = frame_inlines_src(fr, &f, &names, &inlined, &srclines);
+			describe_frame(r, w[1], &f, frame_symbol(fr, &f), names, srclines, n_inl);
+			k += 2;
+		} else {
+			x->stack(x->ctx, w[1], w[2], w + 4, w[3]);
+			k += 4 + w[3];
+		}
+	}
+	free(r->export_log);
+	r->export_log = NULL;
+	r->nr_export_log = r->cap_export_log = 0;
+}
+
+uint64_t *fold_run_export_after_reading(struct fold_run *r)
+{
+	size_t n = hashmap_count(&r->stacks);
+	uint64_t *weights = xmalloc((n ? n : 1) * sizeof(*weights));
+	for (size_t i = 0; i < n; i++)
+		weights[i] = hashmap_entry(&r->stacks, i)->value;
+	hashmap_release(&r->stacks);
+	hashmap_init(&r->stacks);
+	free(r->pending);
+	r->pending = NULL;
+	r->nr_pending = r->cap_pending = 0;
+	replay(r);
+	return weights;
 }

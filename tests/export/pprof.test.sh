@@ -16,6 +16,10 @@
 #  - --inline on a frame-pointer recording: fold --inline's stacks without the _[i]
 #    marks (the inline chain is in the Lines);
 #  - the samples are grouped by thread and sorted by their locations root first;
+#  - --granularity=functions (threads, DWARF): the same stacks and weights, with one
+#    Location per inline chain of functions (address 0, no line numbers, none alike) and
+#    one Sample per stack and thread (tests/export/pprof_functions.py); a bad value, or
+#    the option with another format, is an error;
 #  - the ASan build writes the same file without a report.
 . "$TOP/tests/perf/lib.sh"
 need_perf
@@ -32,7 +36,8 @@ pprof_vs_fold() {
 	local strip_root=cat
 	[ "$root" = none ] && strip_root="cut -d; -f2-"
 	"$TEPHRA" fold -q "$@" "$data" | sed -e 's/_\[i\]//g' | $strip_root | resum | sort >"$TEST_TMP/$name.expected"
-	"$TEPHRA" export -f pprof -o "$TEST_TMP/$name.pb.gz" "$@" "$data" 2>"$TEST_TMP/$name.err" ||
+	# shellcheck disable=SC2086
+	"$TEPHRA" export -f pprof ${EXPORT_OPTS:-} -o "$TEST_TMP/$name.pb.gz" "$@" "$data" 2>"$TEST_TMP/$name.err" ||
 		{ fail "$name: tephra export failed: $(head -n 3 "$TEST_TMP/$name.err")"; return; }
 	go tool pprof -traces -unit=ns "$TEST_TMP/$name.pb.gz" 2>"$TEST_TMP/$name.go.err" |
 		python3 "$X/pprof_traces.py" --root "$root" | sort >"$TEST_TMP/$name.got"
@@ -80,6 +85,21 @@ go tool pprof -raw "$TEST_TMP/threads.pb.gz" 2>/dev/null >"$TEST_TMP/threads.raw
 order=$(python3 "$X/pprof_order.py" <"$TEST_TMP/threads.raw") &&
 	echo "$order: in thread, root-first order" || fail "threads: sample order: $order"
 FILTERED=1 pprof_vs_fold threads-max-stack "$TEST_TMP/threads.data" none --max-stack 3
+# pprof_functions NAME: the -raw checks of a --granularity=functions file
+pprof_functions() {
+	local got
+	got=$(go tool pprof -raw "$TEST_TMP/$1.pb.gz" 2>/dev/null | python3 "$X/pprof_functions.py" 2>&1) &&
+		echo "ok: $1: $got" || fail "$1: $got"
+}
+EXPORT_OPTS=--granularity=functions pprof_vs_fold threads-fn "$TEST_TMP/threads.data" none
+pprof_functions threads-fn
+for bad in "--granularity=lines" "--granularity=" "-f callgrind --granularity=functions"; do
+	# shellcheck disable=SC2086
+	"$TEPHRA" export -f pprof $bad -o "$TEST_TMP/bad.out" "$TEST_TMP/threads.data" 2>"$TEST_TMP/bad.err"
+	rc=$?
+	[ "$rc" = 2 ] && grep -q 'granularity' "$TEST_TMP/bad.err" && echo "ok: $bad: refused ($(head -n 1 "$TEST_TMP/bad.err"))" ||
+		fail "$bad: exit $rc, not 2 with a message naming --granularity: $(head -n 1 "$TEST_TMP/bad.err")"
+done
 
 cc -O2 -g -o "$TEST_TMP/inlines" "$TOP/tests/fold-dwarf/inlines.c" || exit 1
 record "$TEST_TMP/dw.data" -e cpu-clock --call-graph dwarf -D 20 -- "$TEST_TMP/inlines" 5000000
@@ -92,6 +112,8 @@ grep -A2 -E "^ +[0-9]+: 0x[0-9a-f]+ M=[0-9]+ mix .*inlines\.c:$hot s=0$" "$TEST_
 grep -Eq '^ +step inlines\.c:[0-9]+ ' "$TEST_TMP/dwarf.loc" && grep -Eq '^ +work inlines\.c:[0-9]+ ' "$TEST_TMP/dwarf.loc" &&
 	echo "ok: dwarf: mix at inlines.c:$hot, inlined in step in work, is one Location" ||
 	fail "dwarf: no Location mix inlines.c:$hot with step and work as its inline chain"
+EXPORT_OPTS=--granularity=functions pprof_vs_fold dwarf-fn "$TEST_TMP/dw.data" comm
+pprof_functions dwarf-fn
 
 # frame pointers, inlined calls not expanded: the frame is work's, and so is its line (the
 # call site in work, lines 20-26 of the source), not the address's line in mix
