@@ -1,8 +1,11 @@
 #include "base/xalloc.h"
 
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 void xfatal(const char *fmt, ...)
 {
@@ -55,5 +58,39 @@ char *xstrndup(const char *s, size_t n)
 	char *p = xmalloc(n + 1);
 	memcpy(p, s, n);
 	p[n] = '\0';
+	return p;
+}
+
+#define HUGE_PAGE (2u << 20)
+
+void xalloc_advise_huge(void *p, size_t n)
+{
+#ifdef MADV_HUGEPAGE
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+	uintptr_t from = ((uintptr_t)p + page - 1) & ~(page - 1);
+	uintptr_t to = ((uintptr_t)p + n) & ~(page - 1);
+
+	if (n < HUGE_PAGE || to <= from)
+		return;
+	/* inner whole pages only: the ends may share a page with other allocations */
+	(void)madvise((void *)from, to - from, MADV_HUGEPAGE);
+#else
+	(void)p;
+	(void)n;
+#endif
+}
+
+void *xmalloc_huge(size_t n)
+{
+	void *p;
+	size_t whole = (n + HUGE_PAGE - 1) & ~(size_t)(HUGE_PAGE - 1);
+
+	if (n < HUGE_PAGE)
+		return xmalloc(n);
+	/* aligned and rounded up so that every 2 MB of it can be one huge page; the part
+	 * past N is never touched, so it costs address space only */
+	if (posix_memalign(&p, HUGE_PAGE, whole) != 0)
+		oom(n);
+	xalloc_advise_huge(p, whole);
 	return p;
 }

@@ -28,7 +28,7 @@ static char *read_all(FILE *f, size_t *len, const atomic_int *stop)
 {
 	const size_t step = 256 << 10;
 	size_t cap = 8 << 20, n = 0, r, want; /* pages are only faulted in as filled */
-	char *buf = xmalloc(cap + 1);
+	char *buf = xmalloc_huge(cap + 1);
 
 	for (;;) {
 		if (stop && atomic_load_explicit(stop, memory_order_relaxed)) {
@@ -42,6 +42,7 @@ static char *read_all(FILE *f, size_t *len, const atomic_int *stop)
 		if (n == cap) {
 			cap *= 2;
 			buf = xrealloc(buf, cap + 1);
+			xalloc_advise_huge(buf, cap + 1);
 		}
 	}
 	buf[n] = '\0';
@@ -125,6 +126,7 @@ int kallsyms_load_stoppable(struct kallsyms *k, const char *path, const atomic_i
 		if (nmods == capmods) {
 			capmods = capmods ? capmods * 2 : 4096;
 			mods = xrealloc(mods, capmods * sizeof(*mods));
+			xalloc_advise_huge(mods, capmods * sizeof(*mods));
 		}
 		mods[nmods++] = module;
 	}
@@ -137,7 +139,7 @@ int kallsyms_load_stoppable(struct kallsyms *k, const char *path, const atomic_i
 	}
 	/* Sorting moves symbols: carry the module name along via the insertion number. */
 	symbol_table_finish(&k->table, 1);
-	k->modules = xcalloc(k->table.nr ? k->table.nr : 1, sizeof(*k->modules));
+	k->modules = xmalloc_huge((k->table.nr ? k->table.nr : 1) * sizeof(*k->modules));
 	k->nr_modules = k->table.nr;
 	for (size_t i = 0; i < k->table.nr; i++)
 		k->modules[i] = mods[k->table.syms[i].order];

@@ -38,6 +38,7 @@ static struct table_symbol *new_symbol(struct symbol_table *t, uint64_t start, u
 	if (t->nr == t->cap) {
 		t->cap = t->cap ? t->cap * 2 : 256;
 		t->syms = xrealloc(t->syms, t->cap * sizeof(*t->syms));
+		xalloc_advise_huge(t->syms, t->cap * sizeof(*t->syms)); /* kallsyms: ~4 MB */
 	}
 	struct table_symbol *s = &t->syms[t->nr];
 	memset(s, 0, sizeof(*s));
