@@ -64,6 +64,19 @@ static void push_symbol(struct symbol_table *t, uint64_t start, uint64_t size, i
 	new_symbol(t, start, size, binding, name);
 }
 
+void symbol_table_reserve(struct symbol_table *t, size_t n)
+{
+	if (n <= t->cap)
+		return;
+	/* huge pages: kallsyms' ~120 k symbols are ~4 MB, written once in order */
+	struct table_symbol *syms = xmalloc_huge(n * sizeof(*syms));
+	if (t->nr)
+		memcpy(syms, t->syms, t->nr * sizeof(*syms));
+	free(t->syms);
+	t->syms = syms;
+	t->cap = n;
+}
+
 void symbol_table_add_borrowed(struct symbol_table *t, uint64_t start, uint64_t size,
 			       int binding, const char *name)
 {
