@@ -14,7 +14,8 @@
 #include "perfdata/perf_bytes.h"
 #include "perfdata/perf_reader_internal.h"
 
-#define WINDOW_CAP (16u << 20)  /* the data window: records of a few rounds */
+#define WINDOW_CAP (4u << 20)   /* the data window to start with: records of a few rounds */
+#define WINDOW_MAX (64u << 20)  /* the most it grows to when rounds are longer */
 #define WINDOW_READ (1u << 20)  /* bytes per read */
 
 int perf_input_fill(struct perf_reader *r, size_t need, struct tephra_error *err)
@@ -186,27 +187,31 @@ int perf_input_open(struct perf_reader *r, struct tephra_error *err)
 
 /* Copies the record Q out of the window when its bytes meet window bytes [A, B), which
  * are about to be overwritten. */
-static void evict(struct perf_reader *r, struct perf_queued_record *q, const uint8_t *a,
-		  const uint8_t *b)
+static int evict(struct perf_reader *r, struct perf_queued_record *q, const uint8_t *a,
+		 const uint8_t *b)
 {
 	if (q->owned || !q->rec || q->rec >= b || q->rec + q->size <= a)
-		return;
+		return 0;
 	uint8_t *copy = xmalloc(q->size);
 	memcpy(copy, q->rec, q->size);
 	q->rec = copy;
 	q->owned = 1;
 	r->stats.window_copies++;
+	return 1;
 }
 
 /* Every record still referenced (queued, waiting for delivery, delivered last) whose
  * bytes lie in window bytes [A, B) gets its own copy. */
-static void evict_range(struct perf_reader *r, const uint8_t *a, const uint8_t *b)
+static int evict_range(struct perf_reader *r, const uint8_t *a, const uint8_t *b)
 {
+	int copied = 0;
+
 	for (size_t i = r->queue.head; i < r->queue.nr; i++)
-		evict(r, &r->queue.items[i], a, b);
+		copied |= evict(r, &r->queue.items[i], a, b);
 	for (size_t i = r->ready_head; i < r->ready_len; i++)
-		evict(r, &r->ready[i], a, b);
-	evict(r, &r->current, a, b);
+		copied |= evict(r, &r->ready[i], a, b);
+	copied |= evict(r, &r->current, a, b);
+	return copied;
 }
 
 /* Why a window and not the mapping: on a VM with shadow page tables the first touch of
@@ -237,9 +242,26 @@ int perf_input_window(struct perf_reader *r, size_t n, const uint8_t **at,
 		uint64_t from = r->win_off + r->win_len;
 		ssize_t k;
 
+		if (used + n > r->win_cap && r->win_copied && r->win_cap < WINDOW_MAX &&
+		    !r->opts.window_bytes) {
+			/* records had to be copied out since the last wrap: the rounds are longer
+			 * than the window, so it doubles (the records in it copied out once) */
+			uint8_t *old = r->win;
+			size_t tail = r->win_len - used;
+			evict_range(r, r->win, r->win + r->win_cap);
+			r->win_cap *= 2;
+			r->win = xmalloc_huge(r->win_cap);
+			memcpy(r->win, old + used, tail);
+			free(old);
+			r->win_off = r->pos;
+			r->win_len = tail;
+			r->win_copied = 0;
+			continue;
+		}
 		if (used + n > r->win_cap) {
 			/* wrap: the bytes not yet cut into records move to the front */
 			size_t tail = r->win_len - used;
+			r->win_copied = 0;
 			evict_range(r, r->win, r->win + tail);
 			memmove(r->win, r->win + used, tail);
 			r->win_off = r->pos;
@@ -249,7 +271,8 @@ int perf_input_window(struct perf_reader *r, size_t n, const uint8_t **at,
 		want = r->win_cap - r->win_len < WINDOW_READ ? r->win_cap - r->win_len : WINDOW_READ;
 		if (want > r->end - from)
 			want = (size_t)(r->end - from);
-		evict_range(r, r->win + r->win_len, r->win + r->win_len + want);
+		if (evict_range(r, r->win + r->win_len, r->win + r->win_len + want))
+			r->win_copied = 1;
 		k = want ? pread(r->fd, r->win + r->win_len, want, (off_t)from) : 0;
 		if (k < 0 && errno == EINTR)
 			continue;

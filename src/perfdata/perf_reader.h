@@ -341,8 +341,8 @@ struct perf_reader_options {
 	int lenient;
 	const struct tephra_report *report; /* progress, in bytes of the file (may be NULL) */
 	/* A file-mode perf.data's records are read through a reused window of this many
-	 * bytes (0: 16 MB, or the file's size if smaller); tests make it tiny so that it
-	 * wraps over records still waiting in the queue. */
+	 * bytes (0: 4 MB, or the file's size if smaller, doubled up to 64 MB while rounds
+	 * are longer); tests make it tiny so that it wraps over records still queued. */
 	size_t window_bytes;
 };
 

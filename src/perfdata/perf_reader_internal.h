@@ -55,6 +55,7 @@ struct perf_reader {
 	uint8_t *win;            /* file bytes [win_off, win_off + win_len); NULL: use map */
 	size_t win_cap, win_len;
 	uint64_t win_off;
+	int win_copied;          /* records were copied out since the last wrap */
 	uint8_t *sbuf;           /* STREAM: buffered bytes [sbuf_start, sbuf_end) */
 	size_t sbuf_start, sbuf_end, sbuf_cap;
 	uint64_t stream_off;     /* STREAM: stream offset of sbuf[sbuf_start] */
