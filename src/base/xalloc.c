@@ -1,6 +1,7 @@
 #include "base/xalloc.h"
 
 #include <stdarg.h>
+#include <malloc.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -93,4 +94,20 @@ void *xmalloc_huge(size_t n)
 		oom(n);
 	xalloc_advise_huge(p, whole);
 	return p;
+}
+
+void xalloc_heap_on_huge_pages(void)
+{
+#ifdef MADV_HUGEPAGE
+	/* fold of a 100 MB DWARF recording: 0.27 -> 0.17 s of CPU (docs/perf.md) */
+	mallopt(M_ARENA_MAX, 1);
+	mallopt(M_TOP_PAD, 128 << 20);
+	mallopt(M_MMAP_THRESHOLD, 32 << 20);
+	void *p = malloc(64); /* the first sbrk: the heap and its pad */
+	uintptr_t from = ((uintptr_t)p + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1);
+	uintptr_t to = (uintptr_t)sbrk(0) & ~(uintptr_t)(HUGE_PAGE - 1);
+	if (p && to > from)
+		(void)madvise((void *)from, to - from, MADV_HUGEPAGE);
+	free(p);
+#endif
 }

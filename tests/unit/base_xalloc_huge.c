@@ -1,7 +1,7 @@
-/* Unit test of xmalloc_huge / xalloc_advise_huge (base/xalloc.h): big buffers come
- * 2 MB-aligned and their mappings are eligible for transparent huge pages, as the
- * kernel itself reports it in /proc/self/smaps ("THPeligible"); small ones are plain
- * xmalloc.  Skipped (exit 77) when the kernel has THP off or says nothing about it. */
+/* Unit test of xmalloc_huge / xalloc_advise_huge / xalloc_heap_on_huge_pages
+ * (base/xalloc.h): big buffers come 2 MB-aligned and their mappings are eligible for
+ * transparent huge pages, as the kernel itself reports it in /proc/self/smaps
+ * ("THPeligible"), and so is malloc's heap once set up; small buffers are plain xmalloc.  Skipped (exit 77) when the kernel has THP off or says nothing about it. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,6 +54,7 @@ int main(void)
 {
 	const size_t big = 6u << 20;
 
+	xalloc_heap_on_huge_pages(); /* first, as a main() does */
 	if (!thp_possible()) {
 		printf("transparent huge pages are off on this kernel\n");
 		return 77;
@@ -81,5 +82,14 @@ int main(void)
 	xalloc_advise_huge(g, 16u << 20);
 	CHECK(thp_eligible(g + (8u << 20)) == 1);
 	free(g);
+
+	/* malloc itself: an 8 MB block comes from the heap, which is on huge pages (ASan's
+	 * allocator is its own: mallopt does not reach it) */
+#ifndef __SANITIZE_ADDRESS__
+	char *m = malloc(8u << 20);
+	memset(m, 3, 8u << 20);
+	CHECK(thp_eligible(m + (4u << 20)) == 1);
+	free(m);
+#endif
 	return failures != 0;
 }
