@@ -1,7 +1,8 @@
 /* Unit test of xmalloc_huge / xalloc_advise_huge / xalloc_heap_on_huge_pages
  * (base/xalloc.h): big buffers come 2 MB-aligned and their mappings are eligible for
  * transparent huge pages, as the kernel itself reports it in /proc/self/smaps
- * ("THPeligible"), and so is malloc's heap once set up; small buffers are plain xmalloc.  Skipped (exit 77) when the kernel has THP off or says nothing about it. */
+ * ("THPeligible"), and so is malloc's heap once set up; small buffers are plain
+ * xmalloc.  Skipped (exit 77) when the kernel has THP off or says nothing about it. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
