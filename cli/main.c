@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/xalloc.h"
 #include "commands.h"
 #include "tephra/version.h"
 
@@ -80,6 +81,7 @@ static int asks_help(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+	xalloc_heap_on_huge_pages();
 	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
 		usage(argc < 2 ? stderr : stdout);
 		if (argc >= 2)

@@ -111,7 +111,10 @@ static int read_record(struct perf_reader *r, const uint8_t **rec, size_t *size,
 					"end of the data (%" PRIu64 " bytes left)", r->end - r->pos);
 			return -1;
 		}
-		*size = pb_u16(r->map + r->pos + 6);
+		const uint8_t *at = r->map + r->pos;
+		if (r->win && perf_input_window(r, 8, &at, err))
+			return -1;
+		*size = pb_u16(at + 6);
 		if (*size < 8) {
 			tephra_error_at(err, r->path, (int64_t)r->pos, "record size %zu is smaller "
 					"than a record header", *size);
@@ -123,7 +126,9 @@ static int read_record(struct perf_reader *r, const uint8_t **rec, size_t *size,
 					r->end - r->pos);
 			return -1;
 		}
-		*rec = r->map + r->pos;
+		if (r->win && perf_input_window(r, *size, &at, err))
+			return -1;
+		*rec = at;
 		*off = (int64_t)r->pos;
 		extra = trailing_payload(*rec, *size);
 		if (extra > r->end - r->pos - *size) {
@@ -531,7 +536,7 @@ static int pump(struct perf_reader *r, struct tephra_error *err)
 	if (handle_record(r, rec, size, off, 0, err))
 		return -1;
 	report_progress(r, 0);
-	if (r->map_is_mmap && r->pos >= r->release_next) {
+	if (r->map_is_mmap && !r->win && r->pos >= r->release_next) {
 		release_consumed_pages(r);
 		r->release_next = r->pos + PERF_RELEASE_STEP;
 		if (r->pages)
@@ -757,6 +762,7 @@ void perf_reader_close(struct perf_reader *r)
 		ZSTD_freeDStream(r->zstd);
 	free(r->dbuf);
 	free(r->sbuf);
+	free(r->win);
 	page_prefetch_stop(r->pages);
 	if (r->map && r->map_is_mmap)
 		munmap((void *)r->map, r->map_size);

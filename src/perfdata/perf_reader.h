@@ -340,6 +340,10 @@ struct perf_reader_options {
 	 * first such problem is the error of perf_reader_next. */
 	int lenient;
 	const struct tephra_report *report; /* progress, in bytes of the file (may be NULL) */
+	/* A file-mode perf.data's records are read through a reused window of this many
+	 * bytes (0: 4 MB, or the file's size if smaller, doubled up to 64 MB while rounds
+	 * are longer); tests make it tiny so that it wraps over records still queued. */
+	size_t window_bytes;
 };
 
 /* Opens PATH: a perf.data file, a pipe-mode stream saved to a file, a perf.data
@@ -374,6 +378,8 @@ struct perf_reader_stats {
 	const uint64_t *nr_samples_by_event; /* indexed like perf_reader_event() */
 	uint64_t nr_samples_no_event;        /* samples whose id matched no event */
 	uint64_t nr_out_of_order;            /* timestamps below an already flushed one */
+	uint64_t window_copies;     /* records copied out of the read window before it was
+				     * refilled over them (still queued) */
 	uint64_t nr_rounds;                  /* FINISHED_ROUND flushes */
 	uint64_t max_queued;                 /* most records held by the ordering queue */
 	uint64_t aux_bytes;                  /* AUXTRACE payload bytes (hardware traces), not decoded */

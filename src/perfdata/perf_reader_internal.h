@@ -50,6 +50,12 @@ struct perf_reader {
 	int map_is_mmap;         /* else map was malloc'ed (stdin slurped) */
 	struct page_prefetch *pages; /* maps MAP's pages ahead of POS (NULL: pump does) */
 	uint64_t pos, end;       /* MAPPED: next record, end of data section */
+	/* MAPPED file-mode data read through a window (perf_input_window): the records'
+	 * bytes are read into WIN, reused, instead of touching the mapped pages */
+	uint8_t *win;            /* file bytes [win_off, win_off + win_len); NULL: use map */
+	size_t win_cap, win_len;
+	uint64_t win_off;
+	int win_copied;          /* records were copied out since the last wrap */
 	uint8_t *sbuf;           /* STREAM: buffered bytes [sbuf_start, sbuf_end) */
 	size_t sbuf_start, sbuf_end, sbuf_cap;
 	uint64_t stream_off;     /* STREAM: stream offset of sbuf[sbuf_start] */
@@ -118,6 +124,10 @@ void perf_input_consume(struct perf_reader *r, size_t n);
 int perf_input_peek_type(struct perf_reader *r, uint32_t *type, struct tephra_error *err);
 /* The PERFILE2 magic at H: 0, or -1 with ERR saying what it is instead. */
 int perf_input_check_magic(struct perf_reader *r, const uint8_t *h, struct tephra_error *err);
+/* MAPPED with a window: points *AT at the file's bytes [r->pos, r->pos + N) (N at most
+ * r->end - r->pos), reading them into the window first if needed; -1 on a read error. */
+int perf_input_window(struct perf_reader *r, size_t n, const uint8_t **at,
+		      struct tephra_error *err);
 /* MAPPED: asks the kernel to map the pages up to the next release point in one call. */
 void perf_input_prefault(struct perf_reader *r);
 

@@ -69,7 +69,7 @@ static void *inflate_section(Elf_Scn *scn, GElf_Shdr *sh, int elf64, uint64_t fi
 	Elf_Data *d = elf_getdata(scn, NULL);
 	if (!d || !d->d_buf || d->d_size <= hdr)
 		return NULL;
-	void *buf = xmalloc(ch.ch_size);
+	void *buf = xmalloc_huge(ch.ch_size); /* written whole right away */
 	size_t got = 0;
 	if (libdeflate_zlib_decompress(dec, (const char *)d->d_buf + hdr, d->d_size - hdr, buf,
 				       ch.ch_size, &got) != LIBDEFLATE_SUCCESS ||

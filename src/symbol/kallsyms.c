@@ -28,7 +28,7 @@ static char *read_all(FILE *f, size_t *len, const atomic_int *stop)
 {
 	const size_t step = 256 << 10;
 	size_t cap = 8 << 20, n = 0, r, want; /* pages are only faulted in as filled */
-	char *buf = xmalloc(cap + 1);
+	char *buf = xmalloc_huge(cap + 1);
 
 	for (;;) {
 		if (stop && atomic_load_explicit(stop, memory_order_relaxed)) {
@@ -42,6 +42,7 @@ static char *read_all(FILE *f, size_t *len, const atomic_int *stop)
 		if (n == cap) {
 			cap *= 2;
 			buf = xrealloc(buf, cap + 1);
+			xalloc_advise_huge(buf, cap + 1);
 		}
 	}
 	buf[n] = '\0';
@@ -78,8 +79,15 @@ int kallsyms_load_stoppable(struct kallsyms *k, const char *path, const atomic_i
 	/* Names and module names point into BUF, which the table then owns. */
 	k->table.arena = buf;
 	int any_nonzero = 0;
-	const char **mods = NULL;  /* module of each symbol, in insertion order */
-	size_t nmods = 0, capmods = 0;
+	/* one symbol per line at most: the arrays are sized once (growing them by copying
+	 * touched every page twice) */
+	size_t lines = 1;
+	for (const char *nl = buf; (nl = memchr(nl, '\n', (size_t)(buf + len - nl))) != NULL; nl++)
+		lines++;
+	symbol_table_reserve(&k->table, lines);
+	/* the module of each symbol, in insertion order */
+	const char **mods = xmalloc_huge(lines * sizeof(*mods));
+	size_t nmods = 0;
 
 	for (char *line = buf, *next; line < buf + len; line = next) {
 		char *eol = memchr(line, '\n', (size_t)(buf + len - line));
@@ -122,11 +130,7 @@ int kallsyms_load_stoppable(struct kallsyms *k, const char *path, const atomic_i
 			continue;
 		symbol_table_add_borrowed(&k->table, addr, 0, binding_of(type), name);
 		k->table.syms[k->table.nr - 1].kallsyms_module = module != NULL;
-		if (nmods == capmods) {
-			capmods = capmods ? capmods * 2 : 4096;
-			mods = xrealloc(mods, capmods * sizeof(*mods));
-		}
-		mods[nmods++] = module;
+		mods[nmods++] = module; /* nmods < lines: one symbol per line */
 	}
 	if (!any_nonzero) {
 		/* kptr_restrict: perf can name nothing in the kernel */
@@ -137,7 +141,7 @@ int kallsyms_load_stoppable(struct kallsyms *k, const char *path, const atomic_i
 	}
 	/* Sorting moves symbols: carry the module name along via the insertion number. */
 	symbol_table_finish(&k->table, 1);
-	k->modules = xcalloc(k->table.nr ? k->table.nr : 1, sizeof(*k->modules));
+	k->modules = xmalloc_huge((k->table.nr ? k->table.nr : 1) * sizeof(*k->modules));
 	k->nr_modules = k->table.nr;
 	for (size_t i = 0; i < k->table.nr; i++)
 		k->modules[i] = mods[k->table.syms[i].order];

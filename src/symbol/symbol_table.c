@@ -38,6 +38,7 @@ static struct table_symbol *new_symbol(struct symbol_table *t, uint64_t start, u
 	if (t->nr == t->cap) {
 		t->cap = t->cap ? t->cap * 2 : 256;
 		t->syms = xrealloc(t->syms, t->cap * sizeof(*t->syms));
+		xalloc_advise_huge(t->syms, t->cap * sizeof(*t->syms)); /* kallsyms: ~4 MB */
 	}
 	struct table_symbol *s = &t->syms[t->nr];
 	memset(s, 0, sizeof(*s));
@@ -61,6 +62,19 @@ static void push_symbol(struct symbol_table *t, uint64_t start, uint64_t size, i
 {
 	remember_name(t, name);
 	new_symbol(t, start, size, binding, name);
+}
+
+void symbol_table_reserve(struct symbol_table *t, size_t n)
+{
+	if (n <= t->cap)
+		return;
+	/* huge pages: kallsyms' ~120 k symbols are ~4 MB, written once in order */
+	struct table_symbol *syms = xmalloc_huge(n * sizeof(*syms));
+	if (t->nr)
+		memcpy(syms, t->syms, t->nr * sizeof(*syms));
+	free(t->syms);
+	t->syms = syms;
+	t->cap = n;
 }
 
 void symbol_table_add_borrowed(struct symbol_table *t, uint64_t start, uint64_t size,

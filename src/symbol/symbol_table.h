@@ -48,6 +48,9 @@ void symbol_table_add_owned(struct symbol_table *t, uint64_t start, uint64_t siz
 void symbol_table_add_borrowed(struct symbol_table *t, uint64_t start, uint64_t size,
 			       int binding, const char *name);
 
+/* Room for N symbols in all (a loader that knows its count: no growth by copying). */
+void symbol_table_reserve(struct symbol_table *t, size_t n);
+
 /* Sorts, fixes ends and removes aliases.  IS_KALLSYMS selects perf's kallsyms rule
  * for the gap between kernel and module symbols. */
 void symbol_table_finish(struct symbol_table *t, int is_kallsyms);

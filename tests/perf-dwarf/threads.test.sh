@@ -1,10 +1,11 @@
-# threads: a DWARF fold and script run their threads (the reader, the page thread, the
-# kallsyms thread, the object pool's workers; docs/ARCHITECTURE.md).  Under ThreadSanitizer
+# threads: a DWARF fold and script run their threads (the reader, the kallsyms thread,
+# the object pool's workers; docs/ARCHITECTURE.md).  Under ThreadSanitizer
 # (build/tsan/tephra, `make tsan`), on a recording big enough to start every one of them
-# (> 16 MB, kernel frames, libc with its debug file), with the default options and with
-# --inline / --srcline (other requests to the worker): no data race reported, and the
-# same bytes as the plain build (whose output the other DWARF tests hold against perf
-# script): the timing of the threads, very different under TSan, must not show.
+# and to wrap the reader's window (> 16 MB, kernel frames, libc with its debug file), with
+# the default options and with --inline / --srcline (other requests to the workers): no
+# data race reported, and the same bytes as the plain build (whose output the other DWARF
+# tests hold against perf script): the timing of the threads, very different under TSan,
+# must not show.
 . "$TOP/tests/perf/lib.sh"
 need_perf
 TSAN_BIN=$TOP/build/tsan/tephra
@@ -16,7 +17,7 @@ data=$TEST_TMP/both.data
 record "$data" --call-graph dwarf -F 4000 -e cpu-clock -- sh -c \
 	"'$WL/recurse' 700 & '$WL/templates' 700 >/dev/null; wait"
 size=$(stat -c %s "$data")
-[ "$size" -gt $((16 << 20)) ] || fail "the recording is only $size bytes: the page thread does not start"
+[ "$size" -gt $((16 << 20)) ] || fail "the recording is only $size bytes: the read window does not wrap"
 "$TEPHRA" script -i "$data" 2>/dev/null | grep -q '\[kernel.kallsyms\]' ||
 	fail "no kernel frame in the recording: the kallsyms thread is not exercised"
 "$TEPHRA" script -i "$data" 2>/dev/null | grep -q ' (inlined)$' ||

@@ -221,15 +221,18 @@ static void check_sample(const struct perf_sample *s, uint64_t id, uint64_t time
 
 /* Reads every record of PATH and checks order and contents; FILE_MODE says whether the
  * header features are expected. */
-static void check_reader(const char *path, int file_mode, int compressed)
+/* WINDOW: the reader's window_bytes (0: its default); a tiny one wraps over records
+ * still queued, which must come back intact all the same. */
+static void check_reader(const char *path, int file_mode, int compressed, size_t window)
 {
+	struct perf_reader_options opts = { .window_bytes = window };
 	struct perf_reader *r;
 	struct tephra_error err = { { 0 } };
 	struct perf_event ev;
 	size_t k = 0, nr_compressed = 0;
 	int rc;
 
-	if (perf_reader_open(&r, path, NULL, &err)) {
+	if (perf_reader_open(&r, path, &opts, &err)) {
 		fprintf(stderr, "%s: open failed: %s\n", path, err.msg);
 		failures++;
 		return;
@@ -326,6 +329,9 @@ static void check_reader(const char *path, int file_mode, int compressed)
 	CHECK(st->nr_samples_by_event[0] == 2 && st->nr_samples_by_event[1] == 1);
 	CHECK(st->nr_lost == 3 && st->nr_lost_samples == 4);
 	CHECK(st->nr_unknown_records == 1);
+	/* a 64-byte window is refilled over queued records: they were copied out first */
+	CHECK(window != 64 || st->window_copies > 0);
+	CHECK(window != 0 || st->window_copies == 0);
 	perf_reader_close(r);
 }
 
@@ -469,7 +475,7 @@ static void check_via_pipe(const struct buf *b)
 	close(fds[1]);
 	dup2(fds[0], 0);
 	close(fds[0]);
-	check_reader("-", 0, 1);
+	check_reader("-", 0, 1, 0);
 	dup2(saved, 0);
 	close(saved);
 	waitpid(pid, NULL, 0);
@@ -489,17 +495,19 @@ int main(void)
 	build_file(&f);
 	snprintf(path, sizeof(path), "%s/file.data", dir);
 	write_file(path, &f);
-	check_reader(path, 1, 0);
+	check_reader(path, 1, 0, 0);
+	check_reader(path, 1, 0, 64);
+	check_reader(path, 1, 0, 256);
 
 	build_pipe(&p, 0);
 	snprintf(path, sizeof(path), "%s/pipe.data", dir);
 	write_file(path, &p);
-	check_reader(path, 0, 0);
+	check_reader(path, 0, 0, 0);
 
 	build_pipe(&z, 1);
 	snprintf(path, sizeof(path), "%s/zpipe.data", dir);
 	write_file(path, &z);
-	check_reader(path, 0, 1);
+	check_reader(path, 0, 1, 0);
 	check_via_pipe(&z);
 
 	/* the same file written by a big-endian machine: refused, with the reason */
