@@ -29,6 +29,18 @@ static int which(const struct dso *d)
 	return d == (const struct dso *)&object_a ? 0 : d == (const struct dso *)&object_b ? 1 : 2;
 }
 
+/* With LOCK held: until b's first request has started, or a minute has passed (only a
+ * failing pool waits that long; the checks then say what did not happen). */
+static void wait_for_b(void)
+{
+	struct timespec until;
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_sec += 60;
+	while (!b_started && !gave_up)
+		if (pthread_cond_timedwait(&changed, &lock, &until) != 0)
+			gave_up = 1;
+}
+
 static void run(struct dso_request rq)
 {
 	int o = which(rq.d);
@@ -44,12 +56,7 @@ static void run(struct dso_request rq)
 	}
 	if (o == 0 && rq.addr == 1) {
 		/* a's first request waits for b's: only a second worker can start it */
-		struct timespec until;
-		clock_gettime(CLOCK_REALTIME, &until);
-		until.tv_sec += 60;
-		while (!b_started && !gave_up)
-			if (pthread_cond_timedwait(&changed, &lock, &until) != 0)
-				gave_up = 1;
+		wait_for_b();
 	}
 	running[o]--;
 	ran++;
@@ -77,12 +84,7 @@ int main(void)
 	}
 	/* the workers alone (settle's help would start b on this thread) */
 	pthread_mutex_lock(&lock);
-	struct timespec until;
-	clock_gettime(CLOCK_REALTIME, &until);
-	until.tv_sec += 60;
-	while (!b_started && !gave_up)
-		if (pthread_cond_timedwait(&changed, &lock, &until) != 0)
-			gave_up = 1;
+	wait_for_b();
 	pthread_mutex_unlock(&lock);
 	dso_prefetch_settle(p);
 	CHECK(!dso_prefetch_busy(p));
