@@ -4,7 +4,7 @@
 # FLAMEGRAPH_DIR holds it), `tephra script` and `tephra fold`, with ratios, and whether
 # tephra's bytes equal perf's.
 #
-# The recording (~20 s to make: the bundled workloads under `perf record -g -c 10000`)
+# The recording (a few seconds to make: the bundled workloads under `perf record -g -c 10000`)
 # is cached in $TEPHRA_BENCH_DIR (default /tmp/tephra-bench); delete it to re-record.
 # Environment: TEPHRA (default build/tephra), FLAMEGRAPH_DIR, BENCH_RECORD_ONLY (set:
 # make or keep the recording, measure nothing), BENCH_MIN_SAMPLES (1000000),
@@ -28,7 +28,9 @@ mkdir -p "$DIR"
 
 if [ ! -s "$data" ] || [ "$(nr_samples "$data")" -lt "$MIN" ] 2>/dev/null; then
 	"$TOP/tests/workloads/build.sh" "$DIR/workloads"
-	secs=12
+	# Start short and grow: the workloads run for CPU time, so the sample rate follows
+	# the machine (a loaded 2-core machine gave 21.6 M samples, 4.2 GB, for 12 s)
+	secs=1
 	while :; do
 		ms=$((secs * 1000))
 		echo "perf-fp: recording ${secs}s of the bundled workloads (perf record -g -c 10000)..." >&2
