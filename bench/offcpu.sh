@@ -20,13 +20,17 @@ perf list tracepoint 2>/dev/null | grep -q 'sched:sched_switch' ||
 [ -x "$TEPHRA" ] || { echo "offcpu: $TEPHRA is not built (make)"; exit 1; }
 mkdir -p "$DIR"
 . "$TOP/bench/lib/perf_bench.sh"
-"$TOP/tests/workloads/build.sh" "$DIR/workloads"
-
 sw=$DIR/switches.data smp=$DIR/samples.data
+# its own copy of the workloads, built once: the cached recordings name these binaries
+wl=$DIR/offcpu-workloads
+if [ ! -x "$wl/pingpong" ] || [ ! -x "$wl/recurse" ]; then
+	"$TOP/tests/workloads/build.sh" "$wl"
+	rm -f "$sw" "$smp"
+fi
 if [ ! -s "$sw" ] || [ "$(nr_samples "$sw")" -lt "$MIN" ] 2>/dev/null; then
 	echo "offcpu: recording $MIN scheduler switches (pingpong, $((MIN / 2 + 1000)) rounds)..." >&2
 	perf record -q -N -e sched:sched_switch -g --switch-events -o "$sw" -- \
-		"$DIR/workloads/pingpong" $((MIN / 2 + 1000)) >/dev/null 2>&1
+		"$wl/pingpong" $((MIN / 2 + 1000)) >/dev/null 2>&1
 fi
 n_sw=$(nr_samples "$sw")
 # recurse's argument is its CPU time in ms; at 10 us a sample, n/100 ms would do, but
@@ -35,7 +39,7 @@ ms=$((n_sw / 100 + 500))
 while [ ! -s "$smp" ] || [ "$(nr_samples "$smp")" -lt "$n_sw" ] 2>/dev/null; do
 	echo "offcpu: recording >= $n_sw cpu-clock samples (recurse ${ms} ms, -c 10000)..." >&2
 	perf record -q -N -g -e cpu-clock -c 10000 -o "$smp" -- \
-		"$DIR/workloads/recurse" $ms >/dev/null 2>&1
+		"$wl/recurse" $ms >/dev/null 2>&1
 	n=$(nr_samples "$smp")
 	ms=$((ms * n_sw / (n + 1) + 500))
 done

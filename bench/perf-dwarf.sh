@@ -30,13 +30,15 @@ mkdir -p "$DIR"
 size_mb() { du -m "$1" 2>/dev/null | cut -f1; }
 
 if [ ! -s "$data" ] || [ "$(size_mb "$data")" -lt "$MIN_MB" ]; then
-	"$TOP/tests/workloads/build.sh" "$DIR/workloads"
+	# its own copy of the workloads: the recording names these binaries, and another
+	# benchmark rebuilding a shared copy would leave it naming other bytes
+	"$TOP/tests/workloads/build.sh" "$DIR/perf-dwarf-workloads"
 	secs=8
 	while :; do
 		ms=$((secs * 1000))
 		echo "perf-dwarf: recording ${secs}s of the bundled workloads (perf record --call-graph dwarf -F 4000)..." >&2
 		perf record -q -N --call-graph dwarf -F 4000 -e cpu-clock -o "$data.tmp" -- sh -c \
-			"'$DIR/workloads/recurse' $ms & '$DIR/workloads/templates' $ms >/dev/null; wait" \
+			"'$DIR/perf-dwarf-workloads/recurse' $ms & '$DIR/perf-dwarf-workloads/templates' $ms >/dev/null; wait" \
 			>/dev/null 2>&1
 		mb=$(size_mb "$data.tmp")
 		[ "$mb" -ge "$MIN_MB" ] && break

@@ -30,6 +30,7 @@ if [ ! -x "$DIR/gowork" ] || [ "$TOP/tests/workloads/gowork.go" -nt "$DIR/gowork
 	# no module, no network; the build cache stays in the scratch directory
 	GOCACHE=$DIR/gocache GOPATH=$DIR/gopath GO111MODULE=off GOFLAGS= \
 		go build -o "$DIR/gowork" "$TOP/tests/workloads/gowork.go"
+	rm -f "$data" # it named the old binary
 fi
 record_samples "$data" "$WANT" perf-go "--call-graph dwarf -F 4000 -e cpu-clock" "'$DIR/gowork' \$MS"
 n=$(nr_samples "$data")

@@ -27,6 +27,7 @@ mkdir -p "$DIR"
 
 if [ ! -x "$DIR/maps" ] || [ "$TOP/tests/workloads/maps.rs" -nt "$DIR/maps" ]; then
 	"$RUSTC" -C opt-level=2 -g -o "$DIR/maps" "$TOP/tests/workloads/maps.rs"
+	rm -f "$data" # it named the old binary
 fi
 record_samples "$data" "$WANT" perf-rust "--call-graph dwarf -F 4000 -e cpu-clock" "'$DIR/maps' \$MS"
 n=$(nr_samples "$data")
