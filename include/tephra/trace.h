@@ -60,8 +60,64 @@ void tephra_trace_free(struct tephra_trace *t);
 
 /* One executed instruction at PC: INSN_BITS its encoding (low bits first), INSN_LEN 2 or 4
  * (0: taken from the encoding).  Returns 0, or -1 if the encoding is not a 16/32-bit one
- * (the instruction is still counted). */
-int tephra_trace_step(struct tephra_trace *t, uint64_t pc, uint32_t insn_bits, unsigned insn_len);
+ * (the instruction is still counted).
+ *
+ * Defined below as an inline function: a straight-line instruction (no control flow, not
+ * a function's first instruction, not raw mode) arriving where the previous one said the
+ * next would be is a tag compare and a counter bump in the caller's own loop; everything
+ * else goes to tephra_trace_step_slow.  The library exports tephra_trace_step too (the
+ * same code, out of line) for callers that cannot inline C: Rust, dlsym, function
+ * pointers.  The structs below are what the inline code reads; they are part of the ABI
+ * (TEPHRA_0): read-only for callers, changed only with the SONAME. */
+int tephra_trace_step_slow(struct tephra_trace *t, uint64_t pc, uint32_t insn_bits, unsigned insn_len);
+
+/* A straight-line instruction the tracer has decoded: PC (TEPHRA_TRACE_NO_SLOT in an
+ * empty slot), its encoding's own bits BITS, its length LEN (2 or 4), and SHIFT = 32 - 8 *
+ * LEN (the caller's bits beyond the encoding's own are shifted out before comparing). */
+struct tephra_trace_fast_slot {
+	uint64_t pc;
+	uint32_t bits;
+	uint8_t len, shift;
+	uint16_t reserved;
+};
+#define TEPHRA_TRACE_NO_SLOT 3u  /* odd: never a pc the tracer puts in a slot */
+#define TEPHRA_TRACE_NO_NEXT 1u  /* odd, and not TEPHRA_TRACE_NO_SLOT */
+
+/* The first member of every struct tephra_trace.  NEXT_PC: where the current thread's
+ * next straight-line instruction takes the fast path (TEPHRA_TRACE_NO_NEXT: none);
+ * COUNTER: the current call path's instruction count; SLOTS[(pc >> 1) & SLOT_MASK]: the
+ * decoded straight-line instruction at pc, if any. */
+struct tephra_trace_fast {
+	uint64_t next_pc;
+	uint64_t *counter;
+	const struct tephra_trace_fast_slot *slots;
+	uint64_t slot_mask;
+};
+
+/* C99 inline (the library's copy is the external definition); a GNU C89 caller gets a
+ * static copy. */
+#if defined(__cplusplus) || (defined(__STDC_VERSION__) && __STDC_VERSION__ >= 199901L && \
+			     !defined(__GNUC_GNU_INLINE__))
+#define TEPHRA_TRACE_INLINE inline
+#else
+#define TEPHRA_TRACE_INLINE static __inline__
+#endif
+
+TEPHRA_TRACE_INLINE
+int tephra_trace_step(struct tephra_trace *t, uint64_t pc, uint32_t insn_bits, unsigned insn_len)
+{
+	struct tephra_trace_fast *f = (struct tephra_trace_fast *)(void *)t;
+	const struct tephra_trace_fast_slot *s = &f->slots[(pc >> 1) & f->slot_mask];
+	if (insn_len == 2)
+		insn_bits &= 0xffff;
+	if (__builtin_expect(pc == f->next_pc && s->pc == pc &&
+			     (uint32_t)((insn_bits ^ s->bits) << s->shift) == 0, 1)) {
+		++*f->counter;
+		f->next_pc = pc + s->len;
+		return 0;
+	}
+	return tephra_trace_step_slow(t, pc, insn_bits, insn_len);
+}
 
 /* Hosts that know their transfers: charge COUNT instructions at PC to the current path
  * (in raw mode PC is the leaf frame)...  The first pc a thread shows, charged or

@@ -45,6 +45,8 @@ struct func_memo {
 };
 
 struct tephra_trace {
+	/* First: tephra_trace_step's inline fast path (include/tephra/trace.h) reads it. */
+	struct tephra_trace_fast fast;
 	struct guest_syms syms;
 	struct guest_elf *elf;
 	const struct guest_syms *symp;
@@ -56,19 +58,19 @@ struct tephra_trace {
 	size_t nthreads, cap_threads;
 	struct hashmap thread_ids; /* tid (hashmap_*_u64) -> entry index == index in threads */
 	size_t cur;
-	/* The fast path of a straight-line instruction (tephra_trace_step): while nothing
-	 * is pending, the current thread's next pc and its counter.  NO_PLAIN_PC (odd, never
-	 * a pc) sends the next instruction through the tracker. */
-	uint64_t plain_pc;
-	uint64_t *counter;
+	/* fast.next_pc: while nothing is pending, the current thread's next pc (NO_PLAIN_PC
+	 * sends the next instruction through the tracker); fast.counter: its path's. */
 	/* tephra_trace_charge's: the current path's counter once the current thread is
 	 * started (NULL: go the long way; always NULL in raw mode, which charges per pc). */
 	uint64_t *charge_counter;
 	struct decoded cache[DECODE_SLOTS];
+	/* The plain entries of cache[], index for index, as the inline fast path reads them
+	 * (a slot is emptied when its cache entry is replaced by one that is not plain). */
+	struct tephra_trace_fast_slot fast_slots[DECODE_SLOTS];
 	struct func_memo funcs[FUNC_SLOTS];
 };
 
-#define NO_PLAIN_PC 1
+#define NO_PLAIN_PC TEPHRA_TRACE_NO_NEXT
 
 static void add_thread(struct tephra_trace *t, uint64_t tid)
 {
@@ -86,7 +88,7 @@ static void add_thread(struct tephra_trace *t, uint64_t tid)
 		xfatal("out of memory (call stack)");
 	rv_tracker_init(&th->trk, th->cs);
 	t->cur = t->nthreads++;
-	t->plain_pc = NO_PLAIN_PC;
+	t->fast.next_pc = NO_PLAIN_PC;
 	t->charge_counter = NULL;
 }
 
@@ -98,6 +100,11 @@ static struct tephra_trace *trace_alloc(const struct tephra_trace_options *opts)
 	t->xlen = opts && opts->xlen ? opts->xlen : 0;
 	t->flags = opts ? opts->flags : 0;
 	hashmap_init(&t->thread_ids);
+	t->fast.next_pc = NO_PLAIN_PC;
+	t->fast.slots = t->fast_slots;
+	t->fast.slot_mask = DECODE_SLOTS - 1;
+	for (size_t i = 0; i < DECODE_SLOTS; i++)
+		t->fast_slots[i].pc = TEPHRA_TRACE_NO_SLOT;
 	t->csopts.match = CS_MATCH_RETADDR;
 	if (t->flags & TEPHRA_TRACE_NEST_TAIL)
 		t->csopts.flags |= CS_OPT_NEST_TAIL;
@@ -215,6 +222,14 @@ static const struct decoded *decode(struct tephra_trace *t, uint64_t pc, uint32_
 		d->cross = cross_of(t, pc, pc + (uint64_t)(int64_t)d->insn.imm);
 	d->plain = d->insn.flow == RV_FLOW_NONE && !d->starts_func && d->insn.len &&
 		   !(t->flags & TEPHRA_TRACE_RAW);
+	/* An odd pc (not a RISC-V one) never enters a slot: the empty tag and NO_PLAIN_PC
+	 * are odd. */
+	struct tephra_trace_fast_slot *fs = &t->fast_slots[d - t->cache];
+	if (d->plain && !(pc & 1))
+		*fs = (struct tephra_trace_fast_slot){ pc, d->bits, d->insn.len,
+						      (uint8_t)(32 - 8 * d->insn.len), 0 };
+	else
+		fs->pc = TEPHRA_TRACE_NO_SLOT;
 	return d;
 }
 
@@ -223,18 +238,18 @@ static const struct decoded *decode(struct tephra_trace *t, uint64_t pc, uint32_
  * until the tracker has had its say. */
 static inline void sync_plain(struct tephra_trace *t)
 {
-	if (t->plain_pc != NO_PLAIN_PC) {
-		t->threads[t->cur].trk.expect = t->plain_pc;
-		t->plain_pc = NO_PLAIN_PC;
+	if (t->fast.next_pc != NO_PLAIN_PC) {
+		t->threads[t->cur].trk.expect = t->fast.next_pc;
+		t->fast.next_pc = NO_PLAIN_PC;
 	}
 }
 
 /* After the tracker: where the next straight-line instruction may take the fast path. */
 static inline void resume_plain(struct tephra_trace *t, const struct trace_thread *th)
 {
-	t->plain_pc = th->trk.flow == RV_FLOW_NONE && th->trk.started ? th->trk.expect : NO_PLAIN_PC;
-	t->counter = cs_counter(th->cs);
-	t->charge_counter = th->trk.started && !(t->flags & TEPHRA_TRACE_RAW) ? t->counter : NULL;
+	t->fast.next_pc = th->trk.flow == RV_FLOW_NONE && th->trk.started ? th->trk.expect : NO_PLAIN_PC;
+	t->fast.counter = cs_counter(th->cs);
+	t->charge_counter = th->trk.started && !(t->flags & TEPHRA_TRACE_RAW) ? t->fast.counter : NULL;
 }
 
 static inline void charge_one(struct tephra_trace *t, struct trace_thread *th, uint64_t pc)
@@ -267,38 +282,30 @@ static unsigned step_decoded(struct tephra_trace *t, uint64_t pc, uint32_t bits)
 	return step_with(t, pc, decode(t, pc, bits));
 }
 
-/* Out of line, so that the fast path in tephra_trace_step needs no stack frame. */
-static __attribute__((noinline)) int step_slow(struct tephra_trace *t, uint64_t pc, uint32_t bits)
-{
-	unsigned len = step_decoded(t, pc, bits);
-	return len == 2 || len == 4 ? 0 : -1;
-}
-
+/* Whatever the inline fast path of tephra_trace_step (include/tephra/trace.h) did not
+ * take: a control transfer, a function start, a discontinuity, a new encoding. */
 TEPHRA_API
-int tephra_trace_step(struct tephra_trace *t, uint64_t pc, uint32_t insn_bits, unsigned insn_len)
+int tephra_trace_step_slow(struct tephra_trace *t, uint64_t pc, uint32_t insn_bits, unsigned insn_len)
 {
 	if (insn_len == 2)
 		insn_bits &= 0xffff;
-	/* Straight-line code with nothing pending: the same decode, the same thread, the
-	 * same call path as the instruction before; only the counter moves. */
-	const struct decoded *d = &t->cache[(pc >> 1) & (DECODE_SLOTS - 1)];
-	if (__builtin_expect(pc == t->plain_pc && d->pc == pc &&
-			     (insn_bits & d->mask) == d->bits && d->plain, 1)) {
-		++*t->counter;
-		t->plain_pc = pc + d->insn.len;
-		return 0;
-	}
-	return step_slow(t, pc, insn_bits);
+	unsigned len = step_decoded(t, pc, insn_bits);
+	return len == 2 || len == 4 ? 0 : -1;
 }
+
+/* The external definition of the header's inline tephra_trace_step (C99 inline): the
+ * exported symbol, for callers that do not compile the header's C. */
+TEPHRA_API extern int tephra_trace_step(struct tephra_trace *t, uint64_t pc, uint32_t insn_bits,
+					unsigned insn_len);
 
 unsigned trace_step_pc(struct tephra_trace *t, uint64_t pc)
 {
 	/* The ELF's bytes never change: a cached decode of this pc is still right. */
 	const struct decoded *hit = &t->cache[(pc >> 1) & (DECODE_SLOTS - 1)];
 	if (hit->valid && hit->pc == pc) {
-		if (pc == t->plain_pc && hit->plain) {
-			++*t->counter;
-			t->plain_pc = pc + hit->insn.len;
+		if (pc == t->fast.next_pc && hit->plain) {
+			++*t->fast.counter;
+			t->fast.next_pc = pc + hit->insn.len;
 			return hit->insn.len;
 		}
 		return step_with(t, pc, hit);
