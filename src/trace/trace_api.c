@@ -59,10 +59,10 @@ struct tephra_trace {
 	struct hashmap thread_ids; /* tid (hashmap_*_u64) -> entry index == index in threads */
 	size_t cur;
 	/* fast.next_pc: while nothing is pending, the current thread's next pc (NO_PLAIN_PC
-	 * sends the next instruction through the tracker); fast.counter: its path's. */
-	/* tephra_trace_charge's: the current path's counter once the current thread is
-	 * started (NULL: go the long way; always NULL in raw mode, which charges per pc). */
-	uint64_t *charge_counter;
+	 * sends the next instruction through the tracker); fast.counter: its path's.
+	 * fast.charge_counter, tephra_trace_charge's: the current path's counter once the
+	 * current thread is started (NULL: go the long way; always NULL in raw mode, which
+	 * charges per pc). */
 	struct decoded cache[DECODE_SLOTS];
 	/* The plain entries of cache[], index for index, as the inline fast path reads them
 	 * (a slot is emptied when its cache entry is replaced by one that is not plain). */
@@ -89,7 +89,7 @@ static void add_thread(struct tephra_trace *t, uint64_t tid)
 	rv_tracker_init(&th->trk, th->cs);
 	t->cur = t->nthreads++;
 	t->fast.next_pc = NO_PLAIN_PC;
-	t->charge_counter = NULL;
+	t->fast.charge_counter = NULL;
 }
 
 static struct tephra_trace *trace_alloc(const struct tephra_trace_options *opts)
@@ -111,12 +111,12 @@ static struct tephra_trace *trace_alloc(const struct tephra_trace_options *opts)
 	return t;
 }
 
-/* cs_host.func_of over the symbols, through the memo. */
-static int memo_func_of(void *ctx, uint64_t addr, uint64_t *start)
+/* The function containing ADDR through the memo: its start (1), or 0 when no symbol
+ * covers ADDR. */
+static inline int memo_lookup(struct tephra_trace *t, uint64_t addr, uint64_t *start)
 {
-	struct tephra_trace *t = ctx;
 	struct func_memo *m = &t->funcs[(addr >> 1) & (FUNC_SLOTS - 1)];
-	if (!m->valid || m->addr != addr) {
+	if (__builtin_expect(!m->valid || m->addr != addr, 0)) {
 		const struct guest_func *f = guest_syms_find(t->symp, addr);
 		m->addr = addr;
 		m->start = f ? f->start : 0;
@@ -125,6 +125,21 @@ static int memo_func_of(void *ctx, uint64_t addr, uint64_t *start)
 	}
 	*start = m->start;
 	return m->known;
+}
+
+/* The callstack's function id of ADDR (cs_host.func_of's rule: ADDR itself when no
+ * symbol covers it); *KNOWN says which. */
+static inline uint64_t memo_func_id(struct tephra_trace *t, uint64_t addr, int *known)
+{
+	uint64_t start;
+	*known = memo_lookup(t, addr, &start);
+	return *known ? start : addr;
+}
+
+/* cs_host.func_of over the symbols, through the memo. */
+static int memo_func_of(void *ctx, uint64_t addr, uint64_t *start)
+{
+	return memo_lookup(ctx, addr, start);
 }
 
 static void trace_start(struct tephra_trace *t, const struct guest_syms *syms)
@@ -249,7 +264,7 @@ static inline void resume_plain(struct tephra_trace *t, const struct trace_threa
 {
 	t->fast.next_pc = th->trk.flow == RV_FLOW_NONE && th->trk.started ? th->trk.expect : NO_PLAIN_PC;
 	t->fast.counter = cs_counter(th->cs);
-	t->charge_counter = th->trk.started && !(t->flags & TEPHRA_TRACE_RAW) ? t->fast.counter : NULL;
+	t->fast.charge_counter = th->trk.started && !(t->flags & TEPHRA_TRACE_RAW) ? t->fast.counter : NULL;
 }
 
 static inline void charge_one(struct tephra_trace *t, struct trace_thread *th, uint64_t pc)
@@ -293,10 +308,12 @@ int tephra_trace_step_slow(struct tephra_trace *t, uint64_t pc, uint32_t insn_bi
 	return len == 2 || len == 4 ? 0 : -1;
 }
 
-/* The external definition of the header's inline tephra_trace_step (C99 inline): the
- * exported symbol, for callers that do not compile the header's C. */
+/* The external definitions of the header's inline tephra_trace_step and
+ * tephra_trace_charge (C99 inline): the exported symbols, for callers that do not
+ * compile the header's C. */
 TEPHRA_API extern int tephra_trace_step(struct tephra_trace *t, uint64_t pc, uint32_t insn_bits,
 					unsigned insn_len);
+TEPHRA_API extern void tephra_trace_charge(struct tephra_trace *t, uint64_t pc, uint64_t count);
 
 unsigned trace_step_pc(struct tephra_trace *t, uint64_t pc)
 {
@@ -345,58 +362,76 @@ static inline struct trace_thread *opened_thread(struct tephra_trace *t, uint64_
 	return th;
 }
 
-TEPHRA_API void tephra_trace_charge(struct tephra_trace *t, uint64_t pc, uint64_t count)
+/* What the inline tephra_trace_charge (include/tephra/trace.h) did not take: the
+ * thread's first pc, raw mode. */
+TEPHRA_API void tephra_trace_charge_slow(struct tephra_trace *t, uint64_t pc, uint64_t count)
 {
-	if (__builtin_expect(t->charge_counter != NULL, 1)) {
-		*t->charge_counter += count;
-		return;
-	}
 	struct trace_thread *th = opened_thread(t, pc, 0);
 	if (t->flags & TEPHRA_TRACE_RAW) {
 		*cs_leaf_counter(th->cs, pc) += count;
 		return;
 	}
 	*cs_counter(th->cs) += count;
-	t->charge_counter = cs_counter(th->cs);
+	t->fast.charge_counter = cs_counter(th->cs);
 }
 
 /* After a transfer changed the current path. */
 static inline int transferred(struct tephra_trace *t, struct callstack *cs)
 {
-	t->charge_counter = t->flags & TEPHRA_TRACE_RAW ? NULL : cs_counter(cs);
+	t->fast.charge_counter = t->flags & TEPHRA_TRACE_RAW ? NULL : cs_counter(cs);
 	return 0;
 }
 
-TEPHRA_API int tephra_trace_transfer(struct tephra_trace *t, uint64_t from, uint64_t to, int kind)
+/* The transfers tephra_trace_transfer does not take itself: an unknown kind, the
+ * thread's first event, tail calls and signals.  Out of line, so that the common kinds
+ * save and restore few registers. */
+static __attribute__((noinline)) int transfer_rare(struct tephra_trace *t, uint64_t from,
+						   uint64_t to, int kind)
 {
 	int signal = kind >= TEPHRA_SIGNAL && kind <= TEPHRA_SIGNAL + 64;
 	if (!signal && (kind < TEPHRA_CALL || kind > TEPHRA_SIGRETURN))
 		return -1;
 	struct callstack *cs = opened_thread(t, from, 1)->cs;
-	if (signal) {
+	int kf, kt;
+	uint64_t ff, ft;
+	if (signal)
 		cs_signal(cs, kind - TEPHRA_SIGNAL, to, 0);
-		return transferred(t, cs);
-	}
-	switch (kind) {
-	case TEPHRA_CALL:
-	case TEPHRA_CALL_RVC:
-		cs_call(cs, from, to, from + (kind == TEPHRA_CALL ? 4 : 2), 0);
-		return transferred(t, cs);
-	case TEPHRA_RETURN:
+	else if (kind == TEPHRA_CALL || kind == TEPHRA_CALL_RVC)
+		cs_call_func(cs, from, memo_func_id(t, to, &kt), from + (kind == TEPHRA_CALL ? 4 : 2), 0);
+	else if (kind == TEPHRA_RETURN)
 		cs_return(cs, to, 0);
-		return transferred(t, cs);
-	case TEPHRA_JUMP:
-		cs_jump(cs, from, to);
-		return transferred(t, cs);
-	case TEPHRA_TAIL_CALL:
-		cs_tail_call(cs, from, to);
-		return transferred(t, cs);
-	case TEPHRA_SIGRETURN:
+	else if (kind == TEPHRA_JUMP) {
+		ff = memo_func_id(t, from, &kf);
+		ft = memo_func_id(t, to, &kt);
+		cs_jump_funcs(cs, kf, ff, kt, ft);
+	} else if (kind == TEPHRA_TAIL_CALL)
+		cs_tail_call_func(cs, memo_func_id(t, to, &kt));
+	else
 		cs_sigreturn(cs);
-		return transferred(t, cs);
-	default:
-		return -1;
-	}
+	return transferred(t, cs);
+}
+
+TEPHRA_API int tephra_trace_transfer(struct tephra_trace *t, uint64_t from, uint64_t to, int kind)
+{
+	sync_plain(t);
+	struct trace_thread *th = &t->threads[t->cur];
+	if (__builtin_expect(!th->trk.started || (unsigned)kind > TEPHRA_JUMP, 0))
+		return transfer_rare(t, from, to, kind);
+	/* Function ids through the memo here, not through cs_host.func_of: no indirect
+	 * call, and a jump inside one function (a loop's back edge) touches nothing else. */
+	struct callstack *cs = th->cs;
+	int kf, kt;
+	uint64_t ff, ft;
+	if (kind == TEPHRA_RETURN)
+		cs_return(cs, to, 0);
+	else if (kind == TEPHRA_JUMP) {
+		ff = memo_func_id(t, from, &kf);
+		ft = memo_func_id(t, to, &kt);
+		if (!cs_jump_funcs(cs, kf, ff, kt, ft))
+			return 0; /* the same path: the charge counter stands */
+	} else
+		cs_call_func(cs, from, memo_func_id(t, to, &kt), from + (kind == TEPHRA_CALL ? 4 : 2), 0);
+	return transferred(t, cs);
 }
 
 int trace_select_thread(struct tephra_trace *t, uint64_t tid, size_t max_threads)
@@ -404,7 +439,7 @@ int trace_select_thread(struct tephra_trace *t, uint64_t tid, size_t max_threads
 	if (t->threads[t->cur].tid == tid)
 		return 0;
 	sync_plain(t);
-	t->charge_counter = NULL;
+	t->fast.charge_counter = NULL;
 	int64_t i = hashmap_find_u64(&t->thread_ids, tid);
 	if (i >= 0) {
 		t->cur = (size_t)i;
