@@ -73,6 +73,7 @@ struct vcpu_state {
 	struct callstack *cs;
 	struct rv_tracker trk;
 	const struct tb_info *prev;
+	uint32_t prev_trap_span; /* prev->trap_span, 0 without prev: read on every block */
 	uint64_t base;      /* st.started when prev began */
 	uint64_t insns;
 	struct func_memo funcs[FUNC_MEMO_SLOTS];
@@ -262,6 +263,7 @@ static void undo_cut(struct vcpu_state *v, uint64_t ran)
 	v->trk.flow = RV_FLOW_NONE;
 	v->trk.expect = prev->pcs[ran - 1]; /* the faulting instruction */
 	v->prev = NULL;
+	v->prev_trap_span = 0;
 }
 
 static void arrive(struct vcpu_state *v, const struct tb_info *tb)
@@ -290,15 +292,10 @@ static void arrive(struct vcpu_state *v, const struct tb_info *tb)
 	rv_tracker_arrive(t, tb->pc);
 }
 
-/* Charges the first COUNT instructions of TB; a function starting inside the block takes
- * over the top frame from its first instruction on. */
-static void charge_tb(struct vcpu_state *v, const struct tb_info *tb, uint32_t count)
+/* charge_tb for blocks that hold a function start, and in raw mode. */
+static __attribute__((noinline)) void charge_tb_parts(struct vcpu_state *v, const struct tb_info *tb,
+						      uint32_t count)
 {
-	v->insns += count;
-	if (!tb->nsplits && !st.raw) {
-		*cs_counter(v->cs) += count;
-		return;
-	}
 	uint32_t i = 0, s = 0;
 	while (i < count) {
 		uint32_t stop = count;
@@ -314,6 +311,17 @@ static void charge_tb(struct vcpu_state *v, const struct tb_info *tb, uint32_t c
 		if (s < tb->nsplits && i == tb->splits[s].idx && i < count)
 			rv_tracker_func_start(&v->trk, tb->splits[s++].pc);
 	}
+}
+
+/* Charges the first COUNT instructions of TB; a function starting inside the block takes
+ * over the top frame from its first instruction on. */
+static inline void charge_tb(struct vcpu_state *v, const struct tb_info *tb, uint32_t count)
+{
+	v->insns += count;
+	if (__builtin_expect(!tb->nsplits && !st.raw, 1))
+		*cs_counter(v->cs) += count;
+	else
+		charge_tb_parts(v, tb, count);
 }
 
 static void budget_reached(struct vcpu_state *v, const struct tb_info *tb, uint64_t allowed)
@@ -348,13 +356,16 @@ static void tb_exec(unsigned int vcpu, void *udata)
 		uint64_t left = st.budget ? st.budget - __atomic_load_n(&st.total, __ATOMIC_RELAXED) : tb->n;
 		dump_pcs(tb, tb->n < left ? tb->n : (uint32_t)left);
 	}
-	if (v->prev && v->prev->trap_span)
+	if (v->prev_trap_span)
 		cut_short(v);
-	if (rv_tracker_must_arrive(&v->trk, tb->pc))
+	/* A branch or jump inside one function arriving where it leads: nothing to do (it
+	 * cannot be the re-execution arrive() looks for: that lands elsewhere). */
+	if (rv_tracker_must_arrive(&v->trk, tb->pc) && !rv_tracker_arrive_local(&v->trk, tb->pc))
 		arrive(v, tb);
 	if (tb->starts_func)
 		rv_tracker_func_start(&v->trk, tb->pc);
 	v->prev = tb;
+	v->prev_trap_span = tb->trap_span;
 	v->base = __atomic_load_n(&st.started, __ATOMIC_RELAXED);
 	if (st.budget || st.checkpoint) {
 		uint64_t before = __atomic_fetch_add(&st.total, tb->n, __ATOMIC_RELAXED);
