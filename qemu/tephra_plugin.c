@@ -68,14 +68,15 @@ struct func_memo {
 	uint8_t known;
 };
 
+/* What every block reads first, then the tracker (its hot fields lead). */
 struct vcpu_state {
-	struct vcpu_state *retired_next; /* list of stacks of finished threads */
 	struct callstack *cs;
-	struct rv_tracker trk;
 	const struct tb_info *prev;
 	uint32_t prev_trap_span; /* prev->trap_span, 0 without prev: read on every block */
-	uint64_t base;      /* st.started when prev began */
+	uint64_t base;      /* st.started when prev began (kept only when prev_trap_span) */
 	uint64_t insns;
+	struct rv_tracker trk;
+	struct vcpu_state *retired_next; /* list of stacks of finished threads */
 	struct func_memo funcs[FUNC_MEMO_SLOTS];
 };
 
@@ -348,6 +349,38 @@ static void dump_pcs(const struct tb_info *tb, uint32_t count)
 	pthread_mutex_unlock(&st.lock);
 }
 
+/* Leaves TB: its exit is pending until the next block arrives. */
+static inline void leave_tb(struct vcpu_state *v, const struct tb_info *tb)
+{
+	if (tb->last.flow == RV_FLOW_NONE) {
+		v->trk.flow = RV_FLOW_NONE;
+		v->trk.expect = tb->end;
+	} else {
+		rv_tracker_leave(&v->trk, tb->last_pc, &tb->last, tb->cross);
+	}
+}
+
+/* tb_exec for the common case, chosen at translation: no pc dump, budget, checkpoint or
+ * raw mode, and no function start inside the block. */
+static void tb_exec_plain(unsigned int vcpu, void *udata)
+{
+	const struct tb_info *tb = udata;
+	struct vcpu_state *v = vcpu_get(vcpu);
+	if (v->prev_trap_span)
+		cut_short(v);
+	if (rv_tracker_must_arrive(&v->trk, tb->pc) && !rv_tracker_arrive_local(&v->trk, tb->pc))
+		arrive(v, tb);
+	if (tb->starts_func)
+		rv_tracker_func_start(&v->trk, tb->pc);
+	v->prev = tb;
+	v->prev_trap_span = tb->trap_span;
+	if (tb->trap_span)
+		v->base = __atomic_load_n(&st.started, __ATOMIC_RELAXED);
+	v->insns += tb->n;
+	*cs_counter(v->cs) += tb->n;
+	leave_tb(v, tb);
+}
+
 static void tb_exec(unsigned int vcpu, void *udata)
 {
 	const struct tb_info *tb = udata;
@@ -381,12 +414,7 @@ static void tb_exec(unsigned int vcpu, void *udata)
 	}
 	charge_tb(v, tb, tb->n);
 leave:
-	if (tb->last.flow == RV_FLOW_NONE) {
-		v->trk.flow = RV_FLOW_NONE;
-		v->trk.expect = tb->end;
-	} else {
-		rv_tracker_leave(&v->trk, tb->last_pc, &tb->last, tb->cross);
-	}
+	leave_tb(v, tb);
 }
 
 static uint8_t cross_of(uint64_t from, uint64_t to)
@@ -497,7 +525,9 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	}
 	info->trap_span = counted;
 	info = intern_tb(info);
-	qemu_plugin_register_vcpu_tb_exec_cb(tb, tb_exec, QEMU_PLUGIN_CB_NO_REGS, info);
+	int plain = !st.pcs_out && !st.budget && !st.checkpoint && !st.raw && !info->nsplits;
+	qemu_plugin_register_vcpu_tb_exec_cb(tb, plain ? tb_exec_plain : tb_exec,
+					     QEMU_PLUGIN_CB_NO_REGS, info);
 }
 
 /* Reads 8 bytes of guest memory without risking a fault (the guest may pass anything). */
