@@ -238,11 +238,12 @@ static __attribute__((noinline)) void undo_cut(struct vcpu_state *v, uint64_t ra
 
 static inline void cut_short(struct vcpu_state *v)
 {
-	const struct tb_info *prev = v->prev;
-	if (!prev || !prev->trap_span || st.nvcpus != 1 || prev->nsplits)
-		return;
+	/* v->prev_trap_span != 0: there is a previous block and it may trap.  The common
+	 * case (it ran past its last trapping instruction) first, on the vcpu's own state. */
 	uint64_t ran = __atomic_load_n(&st.started, __ATOMIC_RELAXED) - v->base;
-	if (__builtin_expect(ran >= prev->trap_span || ran == 0, 1))
+	if (__builtin_expect(ran >= v->prev_trap_span || ran == 0, 1))
+		return;
+	if (st.nvcpus != 1 || v->prev->nsplits)
 		return;
 	undo_cut(v, ran);
 }
