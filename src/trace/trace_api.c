@@ -58,6 +58,7 @@ struct tephra_trace {
 	size_t nthreads, cap_threads;
 	struct hashmap thread_ids; /* tid (hashmap_*_u64) -> entry index == index in threads */
 	size_t cur;
+	struct callstack *cur_cs; /* threads[cur].cs: what a transfer reads first */
 	/* fast.next_pc: while nothing is pending, the current thread's next pc (NO_PLAIN_PC
 	 * sends the next instruction through the tracker); fast.counter: its path's.
 	 * fast.charge_counter, tephra_trace_charge's: the current path's counter once the
@@ -88,6 +89,7 @@ static void add_thread(struct tephra_trace *t, uint64_t tid)
 		xfatal("out of memory (call stack)");
 	rv_tracker_init(&th->trk, th->cs);
 	t->cur = t->nthreads++;
+	t->cur_cs = th->cs;
 	t->fast.next_pc = NO_PLAIN_PC;
 	t->fast.charge_counter = NULL;
 }
@@ -382,6 +384,13 @@ static inline int transferred(struct tephra_trace *t, struct callstack *cs)
 	return 0;
 }
 
+/* The same on the fast path, where raw mode never goes. */
+static inline int transferred_plain(struct tephra_trace *t, struct callstack *cs)
+{
+	t->fast.charge_counter = cs_counter(cs);
+	return 0;
+}
+
 /* The transfers tephra_trace_transfer does not take itself: an unknown kind, the
  * thread's first event, tail calls and signals.  Out of line, so that the common kinds
  * save and restore few registers. */
@@ -414,12 +423,12 @@ static __attribute__((noinline)) int transfer_rare(struct tephra_trace *t, uint6
 TEPHRA_API int tephra_trace_transfer(struct tephra_trace *t, uint64_t from, uint64_t to, int kind)
 {
 	sync_plain(t);
-	struct trace_thread *th = &t->threads[t->cur];
-	if (__builtin_expect(!th->trk.started || (unsigned)kind > TEPHRA_JUMP, 0))
+	/* A charge counter means the thread is started and not in raw mode. */
+	if (__builtin_expect(!t->fast.charge_counter || (unsigned)kind > TEPHRA_JUMP, 0))
 		return transfer_rare(t, from, to, kind);
 	/* Function ids through the memo here, not through cs_host.func_of: no indirect
 	 * call, and a jump inside one function (a loop's back edge) touches nothing else. */
-	struct callstack *cs = th->cs;
+	struct callstack *cs = t->cur_cs;
 	int kf, kt;
 	uint64_t ff, ft;
 	if (kind == TEPHRA_RETURN)
@@ -431,7 +440,7 @@ TEPHRA_API int tephra_trace_transfer(struct tephra_trace *t, uint64_t from, uint
 			return 0; /* the same path: the charge counter stands */
 	} else
 		cs_call_func(cs, from, memo_func_id(t, to, &kt), from + (kind == TEPHRA_CALL ? 4 : 2), 0);
-	return transferred(t, cs);
+	return transferred_plain(t, cs);
 }
 
 int trace_select_thread(struct tephra_trace *t, uint64_t tid, size_t max_threads)
@@ -443,6 +452,7 @@ int trace_select_thread(struct tephra_trace *t, uint64_t tid, size_t max_threads
 	int64_t i = hashmap_find_u64(&t->thread_ids, tid);
 	if (i >= 0) {
 		t->cur = (size_t)i;
+		t->cur_cs = t->threads[i].cs;
 		return 0;
 	}
 	if (t->nthreads >= max_threads)
