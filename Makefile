@@ -66,7 +66,9 @@ $(TEPHRA): $(CLI_OBJS) $(LIBTEPHRA)
 
 $(BUILD)/tests/%: tests/unit/%.c $(LIBTEPHRA)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_BASE) $(CFLAGS) $(LDFLAGS_SAN) -Itests -o $@ $< $(LIBTEPHRA) $(LIBS)
+	$(CC) $(CFLAGS_BASE) $(CFLAGS) $(LDFLAGS_SAN) $(UNIT_LDFLAGS) -Itests -o $@ $< $(LIBTEPHRA) $(LIBS)
+# It counts the calls that reach the library's out-of-line tephra_trace_step and _charge.
+$(BUILD)/tests/trace_inline: UNIT_LDFLAGS = -Wl,--wrap=tephra_trace_step -Wl,--wrap=tephra_trace_charge
 
 deps:
 	@scripts/install-deps build

@@ -68,13 +68,15 @@ struct func_memo {
 	uint8_t known;
 };
 
+/* What every block reads first, then the tracker (its hot fields lead). */
 struct vcpu_state {
-	struct vcpu_state *retired_next; /* list of stacks of finished threads */
 	struct callstack *cs;
-	struct rv_tracker trk;
 	const struct tb_info *prev;
-	uint64_t base;      /* st.started when prev began */
+	uint32_t prev_trap_span; /* prev->trap_span, 0 without prev: read on every block */
+	uint64_t base;      /* st.started when prev began (kept only when prev_trap_span) */
 	uint64_t insns;
+	struct rv_tracker trk;
+	struct vcpu_state *retired_next; /* list of stacks of finished threads */
 	struct func_memo funcs[FUNC_MEMO_SLOTS];
 };
 
@@ -236,11 +238,12 @@ static __attribute__((noinline)) void undo_cut(struct vcpu_state *v, uint64_t ra
 
 static inline void cut_short(struct vcpu_state *v)
 {
-	const struct tb_info *prev = v->prev;
-	if (!prev || !prev->trap_span || st.nvcpus != 1 || prev->nsplits)
-		return;
+	/* v->prev_trap_span != 0: there is a previous block and it may trap.  The common
+	 * case (it ran past its last trapping instruction) first, on the vcpu's own state. */
 	uint64_t ran = __atomic_load_n(&st.started, __ATOMIC_RELAXED) - v->base;
-	if (__builtin_expect(ran >= prev->trap_span || ran == 0, 1))
+	if (__builtin_expect(ran >= v->prev_trap_span || ran == 0, 1))
+		return;
+	if (st.nvcpus != 1 || v->prev->nsplits)
 		return;
 	undo_cut(v, ran);
 }
@@ -262,6 +265,7 @@ static void undo_cut(struct vcpu_state *v, uint64_t ran)
 	v->trk.flow = RV_FLOW_NONE;
 	v->trk.expect = prev->pcs[ran - 1]; /* the faulting instruction */
 	v->prev = NULL;
+	v->prev_trap_span = 0;
 }
 
 static void arrive(struct vcpu_state *v, const struct tb_info *tb)
@@ -290,15 +294,10 @@ static void arrive(struct vcpu_state *v, const struct tb_info *tb)
 	rv_tracker_arrive(t, tb->pc);
 }
 
-/* Charges the first COUNT instructions of TB; a function starting inside the block takes
- * over the top frame from its first instruction on. */
-static void charge_tb(struct vcpu_state *v, const struct tb_info *tb, uint32_t count)
+/* charge_tb for blocks that hold a function start, and in raw mode. */
+static __attribute__((noinline)) void charge_tb_parts(struct vcpu_state *v, const struct tb_info *tb,
+						      uint32_t count)
 {
-	v->insns += count;
-	if (!tb->nsplits && !st.raw) {
-		*cs_counter(v->cs) += count;
-		return;
-	}
 	uint32_t i = 0, s = 0;
 	while (i < count) {
 		uint32_t stop = count;
@@ -314,6 +313,17 @@ static void charge_tb(struct vcpu_state *v, const struct tb_info *tb, uint32_t c
 		if (s < tb->nsplits && i == tb->splits[s].idx && i < count)
 			rv_tracker_func_start(&v->trk, tb->splits[s++].pc);
 	}
+}
+
+/* Charges the first COUNT instructions of TB; a function starting inside the block takes
+ * over the top frame from its first instruction on. */
+static inline void charge_tb(struct vcpu_state *v, const struct tb_info *tb, uint32_t count)
+{
+	v->insns += count;
+	if (__builtin_expect(!tb->nsplits && !st.raw, 1))
+		*cs_counter(v->cs) += count;
+	else
+		charge_tb_parts(v, tb, count);
 }
 
 static void budget_reached(struct vcpu_state *v, const struct tb_info *tb, uint64_t allowed)
@@ -340,6 +350,38 @@ static void dump_pcs(const struct tb_info *tb, uint32_t count)
 	pthread_mutex_unlock(&st.lock);
 }
 
+/* Leaves TB: its exit is pending until the next block arrives. */
+static inline void leave_tb(struct vcpu_state *v, const struct tb_info *tb)
+{
+	if (tb->last.flow == RV_FLOW_NONE) {
+		v->trk.flow = RV_FLOW_NONE;
+		v->trk.expect = tb->end;
+	} else {
+		rv_tracker_leave(&v->trk, tb->last_pc, &tb->last, tb->cross);
+	}
+}
+
+/* tb_exec for the common case, chosen at translation: no pc dump, budget, checkpoint or
+ * raw mode, and no function start inside the block. */
+static void tb_exec_plain(unsigned int vcpu, void *udata)
+{
+	const struct tb_info *tb = udata;
+	struct vcpu_state *v = vcpu_get(vcpu);
+	if (v->prev_trap_span)
+		cut_short(v);
+	if (rv_tracker_must_arrive(&v->trk, tb->pc) && !rv_tracker_arrive_local(&v->trk, tb->pc))
+		arrive(v, tb);
+	if (tb->starts_func)
+		rv_tracker_func_start(&v->trk, tb->pc);
+	v->prev = tb;
+	v->prev_trap_span = tb->trap_span;
+	if (tb->trap_span)
+		v->base = __atomic_load_n(&st.started, __ATOMIC_RELAXED);
+	v->insns += tb->n;
+	*cs_counter(v->cs) += tb->n;
+	leave_tb(v, tb);
+}
+
 static void tb_exec(unsigned int vcpu, void *udata)
 {
 	const struct tb_info *tb = udata;
@@ -348,13 +390,16 @@ static void tb_exec(unsigned int vcpu, void *udata)
 		uint64_t left = st.budget ? st.budget - __atomic_load_n(&st.total, __ATOMIC_RELAXED) : tb->n;
 		dump_pcs(tb, tb->n < left ? tb->n : (uint32_t)left);
 	}
-	if (v->prev && v->prev->trap_span)
+	if (v->prev_trap_span)
 		cut_short(v);
-	if (rv_tracker_must_arrive(&v->trk, tb->pc))
+	/* A branch or jump inside one function arriving where it leads: nothing to do (it
+	 * cannot be the re-execution arrive() looks for: that lands elsewhere). */
+	if (rv_tracker_must_arrive(&v->trk, tb->pc) && !rv_tracker_arrive_local(&v->trk, tb->pc))
 		arrive(v, tb);
 	if (tb->starts_func)
 		rv_tracker_func_start(&v->trk, tb->pc);
 	v->prev = tb;
+	v->prev_trap_span = tb->trap_span;
 	v->base = __atomic_load_n(&st.started, __ATOMIC_RELAXED);
 	if (st.budget || st.checkpoint) {
 		uint64_t before = __atomic_fetch_add(&st.total, tb->n, __ATOMIC_RELAXED);
@@ -370,12 +415,7 @@ static void tb_exec(unsigned int vcpu, void *udata)
 	}
 	charge_tb(v, tb, tb->n);
 leave:
-	if (tb->last.flow == RV_FLOW_NONE) {
-		v->trk.flow = RV_FLOW_NONE;
-		v->trk.expect = tb->end;
-	} else {
-		rv_tracker_leave(&v->trk, tb->last_pc, &tb->last, tb->cross);
-	}
+	leave_tb(v, tb);
 }
 
 static uint8_t cross_of(uint64_t from, uint64_t to)
@@ -486,7 +526,9 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	}
 	info->trap_span = counted;
 	info = intern_tb(info);
-	qemu_plugin_register_vcpu_tb_exec_cb(tb, tb_exec, QEMU_PLUGIN_CB_NO_REGS, info);
+	int plain = !st.pcs_out && !st.budget && !st.checkpoint && !st.raw && !info->nsplits;
+	qemu_plugin_register_vcpu_tb_exec_cb(tb, plain ? tb_exec_plain : tb_exec,
+					     QEMU_PLUGIN_CB_NO_REGS, info);
 }
 
 /* Reads 8 bytes of guest memory without risking a fault (the guest may pass anything). */

@@ -18,6 +18,17 @@
 #include <stdint.h>
 #include <stdio.h>
 
+/* tephra_trace_step and tephra_trace_charge are inline functions (the fast path at the
+ * end of this file): C99 inline, the library's copy being the external definition that
+ * callers which cannot inline C (Rust, dlsym, function pointers) call; a GNU C89 caller
+ * gets a static copy. */
+#if defined(__cplusplus) || (defined(__STDC_VERSION__) && __STDC_VERSION__ >= 199901L && \
+			     !defined(__GNUC_GNU_INLINE__))
+#define TEPHRA_TRACE_INLINE inline
+#else
+#define TEPHRA_TRACE_INLINE static __inline__
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -60,15 +71,22 @@ void tephra_trace_free(struct tephra_trace *t);
 
 /* One executed instruction at PC: INSN_BITS its encoding (low bits first), INSN_LEN 2 or 4
  * (0: taken from the encoding).  Returns 0, or -1 if the encoding is not a 16/32-bit one
- * (the instruction is still counted). */
+ * (the instruction is still counted).  Inline (end of this file): a straight-line
+ * instruction costs a tag compare and a counter bump in the caller's own loop; everything
+ * else goes to tephra_trace_step_slow. */
+TEPHRA_TRACE_INLINE
 int tephra_trace_step(struct tephra_trace *t, uint64_t pc, uint32_t insn_bits, unsigned insn_len);
+int tephra_trace_step_slow(struct tephra_trace *t, uint64_t pc, uint32_t insn_bits, unsigned insn_len);
 
 /* Hosts that know their transfers: charge COUNT instructions at PC to the current path
  * (in raw mode PC is the leaf frame)...  The first pc a thread shows, charged or
  * transferred from, opens its root frame (its function, as for tephra_trace_step), so
  * charge what runs before the first transfer with its real pc.  Use either this pair or
- * tephra_trace_step for one thread, not both. */
+ * tephra_trace_step for one thread, not both.  Inline too: an add in the caller;
+ * tephra_trace_charge_slow for a thread's first pc and raw mode. */
+TEPHRA_TRACE_INLINE
 void tephra_trace_charge(struct tephra_trace *t, uint64_t pc, uint64_t count);
+void tephra_trace_charge_slow(struct tephra_trace *t, uint64_t pc, uint64_t count);
 
 enum tephra_transfer_kind {
 	TEPHRA_CALL = 0,       /* FROM: a 4-byte call instruction; returns to FROM + 4 */
@@ -124,6 +142,60 @@ void tephra_trace_counts(const struct tephra_trace *t, struct tephra_trace_count
 /* One line "instructions N, calls N, returns N, tail calls N, underflows N, non-local
  * pops N, signals N" (no newline) into BUF. */
 void tephra_trace_format_counts(const struct tephra_trace_counts *c, char *buf, size_t len);
+
+/* The fast path.  What the inline code below reads is part of the ABI (TEPHRA_0):
+ * read-only for callers, changed only with the SONAME. */
+
+/* A straight-line instruction the tracer has decoded: PC (TEPHRA_TRACE_NO_SLOT in an
+ * empty slot), its encoding's own bits BITS, its length LEN (2 or 4), and SHIFT = 32 - 8 *
+ * LEN (the caller's bits beyond the encoding's own are shifted out before comparing). */
+struct tephra_trace_fast_slot {
+	uint64_t pc;
+	uint32_t bits;
+	uint8_t len, shift;
+	uint16_t reserved;
+};
+#define TEPHRA_TRACE_NO_SLOT 3u  /* odd: never a pc the tracer puts in a slot */
+#define TEPHRA_TRACE_NO_NEXT 1u  /* odd, and not TEPHRA_TRACE_NO_SLOT */
+
+/* The first member of every struct tephra_trace.  NEXT_PC: where the current thread's
+ * next straight-line instruction takes the fast path (TEPHRA_TRACE_NO_NEXT: none);
+ * COUNTER: the current call path's instruction count; SLOTS[(pc >> 1) & SLOT_MASK]: the
+ * decoded straight-line instruction at pc, if any; CHARGE_COUNTER: the counter
+ * tephra_trace_charge adds to (NULL: tephra_trace_charge_slow decides). */
+struct tephra_trace_fast {
+	uint64_t next_pc;
+	uint64_t *counter;
+	const struct tephra_trace_fast_slot *slots;
+	uint64_t slot_mask;
+	uint64_t *charge_counter;
+};
+
+TEPHRA_TRACE_INLINE
+int tephra_trace_step(struct tephra_trace *t, uint64_t pc, uint32_t insn_bits, unsigned insn_len)
+{
+	struct tephra_trace_fast *f = (struct tephra_trace_fast *)(void *)t;
+	const struct tephra_trace_fast_slot *s = &f->slots[(pc >> 1) & f->slot_mask];
+	if (insn_len == 2)
+		insn_bits &= 0xffff;
+	if (__builtin_expect(pc == f->next_pc && s->pc == pc &&
+			     (uint32_t)((insn_bits ^ s->bits) << s->shift) == 0, 1)) {
+		++*f->counter;
+		f->next_pc = pc + s->len;
+		return 0;
+	}
+	return tephra_trace_step_slow(t, pc, insn_bits, insn_len);
+}
+
+TEPHRA_TRACE_INLINE
+void tephra_trace_charge(struct tephra_trace *t, uint64_t pc, uint64_t count)
+{
+	struct tephra_trace_fast *f = (struct tephra_trace_fast *)(void *)t;
+	if (__builtin_expect(f->charge_counter != 0, 1))
+		*f->charge_counter += count;
+	else
+		tephra_trace_charge_slow(t, pc, count);
+}
 
 #ifdef __cplusplus
 }

@@ -102,10 +102,14 @@ static struct cs_frame *push(struct callstack *cs, uint8_t kind, uint64_t func,
 		return NULL;
 	if (cs->opts.flags & CS_OPT_NO_CALLSITE)
 		callsite = 0;
-	struct cs_node *n = cs_trie_child(cs->trie, &cs->host, cs->top, kind, func, callsite);
-	if (!n) {
-		cs->stats.alloc_failures++;
-		return NULL;
+	/* The child last entered, checked here to save the call: calls repeat. */
+	struct cs_node *n = cs->top->last_entered;
+	if (!n || n->func != func || n->callsite != callsite || n->kind != kind) {
+		n = cs_trie_child(cs->trie, &cs->host, cs->top, kind, func, callsite);
+		if (!n) {
+			cs->stats.alloc_failures++;
+			return NULL;
+		}
 	}
 	struct cs_frame *f = &cs->frames[cs->nframes++];
 	f->node = n;
@@ -136,15 +140,20 @@ static void pop_from(struct callstack *cs, uint32_t i)
 	set_top(cs);
 }
 
-void cs_call(struct callstack *cs, uint64_t callsite, uint64_t target, uint64_t retaddr,
-	     uint64_t sp)
+void cs_call_func(struct callstack *cs, uint64_t callsite, uint64_t func, uint64_t retaddr,
+		  uint64_t sp)
 {
-	int known;
-	uint64_t func = func_id(cs, target, &known);
 	cs->stats.calls++;
 	struct cs_frame *f = push(cs, CS_NODE_FUNC, func, callsite, retaddr, sp);
 	if (f)
 		f->node->calls++;
+}
+
+void cs_call(struct callstack *cs, uint64_t callsite, uint64_t target, uint64_t retaddr,
+	     uint64_t sp)
+{
+	int known;
+	cs_call_func(cs, callsite, func_id(cs, target, &known), retaddr, sp);
 }
 
 static void underflow_reroot(struct callstack *cs, uint64_t target)
@@ -286,17 +295,17 @@ static void tail_call_to(struct callstack *cs, uint64_t func)
 	cs->top = n2;
 }
 
+void cs_tail_call_func(struct callstack *cs, uint64_t func)
+{
+	tail_call_to(cs, func);
+}
+
 int cs_jump(struct callstack *cs, uint64_t from, uint64_t to)
 {
 	int kf, kt;
 	uint64_t ff = func_id(cs, from, &kf);
 	uint64_t ft = func_id(cs, to, &kt);
-	if (!kf || !kt || ff == ft) {
-		cs->stats.jumps++;
-		return 0;
-	}
-	tail_call_to(cs, ft);
-	return 1;
+	return cs_jump_funcs(cs, kf, ff, kt, ft);
 }
 
 void cs_tail_call(struct callstack *cs, uint64_t from, uint64_t target)

@@ -183,6 +183,11 @@ static inline const struct cs_stats *cs_get_stats(const struct callstack *cs) { 
 void cs_call(struct callstack *cs, uint64_t callsite, uint64_t target, uint64_t retaddr,
 	     uint64_t sp);
 
+/* cs_call with TARGET's function id already known (FUNC: host->func_of's start when it
+ * covers TARGET, else TARGET itself): for hosts that memoize the lookup. */
+void cs_call_func(struct callstack *cs, uint64_t callsite, uint64_t func, uint64_t retaddr,
+		  uint64_t sp);
+
 /* The return address the top frame expects (CS_NO_RETADDR if none or no frame). */
 uint64_t cs_top_retaddr(const struct callstack *cs);
 /* The SP recorded for the top frame (CS_SP_UNKNOWN if unknown or no frame): a return
@@ -200,6 +205,23 @@ uint32_t cs_depth_after_sp_return(const struct callstack *cs, uint64_t sp);
 /* Non-linking jump FROM -> TO: a tail call only between different known functions.
  * Returns 1 if it was taken as a tail call, 0 if the stack was left alone. */
 int cs_jump(struct callstack *cs, uint64_t from, uint64_t to);
+
+/* cs_tail_call to the function id FUNC (as for cs_call_func). */
+void cs_tail_call_func(struct callstack *cs, uint64_t func);
+
+/* cs_jump with both function ids already known (*_KNOWN: whether a symbol covered the
+ * address; *_FUNC: its function id): a jump inside one function, the common case, is a
+ * statistic. */
+static inline int cs_jump_funcs(struct callstack *cs, int from_known, uint64_t from_func,
+				int to_known, uint64_t to_func)
+{
+	if (!from_known || !to_known || from_func == to_func) {
+		cs->stats.jumps++;
+		return 0;
+	}
+	cs_tail_call_func(cs, to_func);
+	return 1;
+}
 
 /* Replace the top frame by TARGET (FROM: pc of the jump, recorded as nothing; kept for
  * symmetry and hosts' logs).  With an empty stack TARGET becomes the single frame. */

@@ -71,6 +71,20 @@ static inline int rv_tracker_must_arrive(const struct rv_tracker *t, uint64_t pc
  * seeds the stack with PC's function. */
 void rv_tracker_arrive(struct rv_tracker *t, uint64_t pc);
 
+/* rv_tracker_arrive's most common case, inline: a static branch or jump that stays in its
+ * function arriving where it leads (taken, or a branch not taken) leaves the stack as it
+ * is.  Returns 1 if that was the case (the exit is resolved), 0 if the host must call
+ * rv_tracker_arrive. */
+static inline int rv_tracker_arrive_local(struct rv_tracker *t, uint64_t pc)
+{
+	if ((t->flow == RV_FLOW_BRANCH || t->flow == RV_FLOW_JUMP) && t->cross == RV_SAME_FUNC &&
+	    t->started && (pc == t->target || (t->flow == RV_FLOW_BRANCH && pc == t->from + t->len))) {
+		t->flow = RV_FLOW_NONE;
+		return 1;
+	}
+	return 0;
+}
+
 /* The block just charged ends with the instruction at PC (decoded as INSN).  CROSS is
  * only read for static jumps and branches. */
 static inline void rv_tracker_leave(struct rv_tracker *t, uint64_t pc, const struct rv_insn *insn,

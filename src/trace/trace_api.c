@@ -45,6 +45,8 @@ struct func_memo {
 };
 
 struct tephra_trace {
+	/* First: tephra_trace_step's inline fast path (include/tephra/trace.h) reads it. */
+	struct tephra_trace_fast fast;
 	struct guest_syms syms;
 	struct guest_elf *elf;
 	const struct guest_syms *symp;
@@ -56,19 +58,20 @@ struct tephra_trace {
 	size_t nthreads, cap_threads;
 	struct hashmap thread_ids; /* tid (hashmap_*_u64) -> entry index == index in threads */
 	size_t cur;
-	/* The fast path of a straight-line instruction (tephra_trace_step): while nothing
-	 * is pending, the current thread's next pc and its counter.  NO_PLAIN_PC (odd, never
-	 * a pc) sends the next instruction through the tracker. */
-	uint64_t plain_pc;
-	uint64_t *counter;
-	/* tephra_trace_charge's: the current path's counter once the current thread is
-	 * started (NULL: go the long way; always NULL in raw mode, which charges per pc). */
-	uint64_t *charge_counter;
+	struct callstack *cur_cs; /* threads[cur].cs: what a transfer reads first */
+	/* fast.next_pc: while nothing is pending, the current thread's next pc (NO_PLAIN_PC
+	 * sends the next instruction through the tracker); fast.counter: its path's.
+	 * fast.charge_counter, tephra_trace_charge's: the current path's counter once the
+	 * current thread is started (NULL: go the long way; always NULL in raw mode, which
+	 * charges per pc). */
 	struct decoded cache[DECODE_SLOTS];
+	/* The plain entries of cache[], index for index, as the inline fast path reads them
+	 * (a slot is emptied when its cache entry is replaced by one that is not plain). */
+	struct tephra_trace_fast_slot fast_slots[DECODE_SLOTS];
 	struct func_memo funcs[FUNC_SLOTS];
 };
 
-#define NO_PLAIN_PC 1
+#define NO_PLAIN_PC TEPHRA_TRACE_NO_NEXT
 
 static void add_thread(struct tephra_trace *t, uint64_t tid)
 {
@@ -86,8 +89,9 @@ static void add_thread(struct tephra_trace *t, uint64_t tid)
 		xfatal("out of memory (call stack)");
 	rv_tracker_init(&th->trk, th->cs);
 	t->cur = t->nthreads++;
-	t->plain_pc = NO_PLAIN_PC;
-	t->charge_counter = NULL;
+	t->cur_cs = th->cs;
+	t->fast.next_pc = NO_PLAIN_PC;
+	t->fast.charge_counter = NULL;
 }
 
 static struct tephra_trace *trace_alloc(const struct tephra_trace_options *opts)
@@ -98,18 +102,23 @@ static struct tephra_trace *trace_alloc(const struct tephra_trace_options *opts)
 	t->xlen = opts && opts->xlen ? opts->xlen : 0;
 	t->flags = opts ? opts->flags : 0;
 	hashmap_init(&t->thread_ids);
+	t->fast.next_pc = NO_PLAIN_PC;
+	t->fast.slots = t->fast_slots;
+	t->fast.slot_mask = DECODE_SLOTS - 1;
+	for (size_t i = 0; i < DECODE_SLOTS; i++)
+		t->fast_slots[i].pc = TEPHRA_TRACE_NO_SLOT;
 	t->csopts.match = CS_MATCH_RETADDR;
 	if (t->flags & TEPHRA_TRACE_NEST_TAIL)
 		t->csopts.flags |= CS_OPT_NEST_TAIL;
 	return t;
 }
 
-/* cs_host.func_of over the symbols, through the memo. */
-static int memo_func_of(void *ctx, uint64_t addr, uint64_t *start)
+/* The function containing ADDR through the memo: its start (1), or 0 when no symbol
+ * covers ADDR. */
+static inline int memo_lookup(struct tephra_trace *t, uint64_t addr, uint64_t *start)
 {
-	struct tephra_trace *t = ctx;
 	struct func_memo *m = &t->funcs[(addr >> 1) & (FUNC_SLOTS - 1)];
-	if (!m->valid || m->addr != addr) {
+	if (__builtin_expect(!m->valid || m->addr != addr, 0)) {
 		const struct guest_func *f = guest_syms_find(t->symp, addr);
 		m->addr = addr;
 		m->start = f ? f->start : 0;
@@ -118,6 +127,21 @@ static int memo_func_of(void *ctx, uint64_t addr, uint64_t *start)
 	}
 	*start = m->start;
 	return m->known;
+}
+
+/* The callstack's function id of ADDR (cs_host.func_of's rule: ADDR itself when no
+ * symbol covers it); *KNOWN says which. */
+static inline uint64_t memo_func_id(struct tephra_trace *t, uint64_t addr, int *known)
+{
+	uint64_t start;
+	*known = memo_lookup(t, addr, &start);
+	return *known ? start : addr;
+}
+
+/* cs_host.func_of over the symbols, through the memo. */
+static int memo_func_of(void *ctx, uint64_t addr, uint64_t *start)
+{
+	return memo_lookup(ctx, addr, start);
 }
 
 static void trace_start(struct tephra_trace *t, const struct guest_syms *syms)
@@ -215,6 +239,14 @@ static const struct decoded *decode(struct tephra_trace *t, uint64_t pc, uint32_
 		d->cross = cross_of(t, pc, pc + (uint64_t)(int64_t)d->insn.imm);
 	d->plain = d->insn.flow == RV_FLOW_NONE && !d->starts_func && d->insn.len &&
 		   !(t->flags & TEPHRA_TRACE_RAW);
+	/* An odd pc (not a RISC-V one) never enters a slot: the empty tag and NO_PLAIN_PC
+	 * are odd. */
+	struct tephra_trace_fast_slot *fs = &t->fast_slots[d - t->cache];
+	if (d->plain && !(pc & 1))
+		*fs = (struct tephra_trace_fast_slot){ pc, d->bits, d->insn.len,
+						      (uint8_t)(32 - 8 * d->insn.len), 0 };
+	else
+		fs->pc = TEPHRA_TRACE_NO_SLOT;
 	return d;
 }
 
@@ -223,18 +255,18 @@ static const struct decoded *decode(struct tephra_trace *t, uint64_t pc, uint32_
  * until the tracker has had its say. */
 static inline void sync_plain(struct tephra_trace *t)
 {
-	if (t->plain_pc != NO_PLAIN_PC) {
-		t->threads[t->cur].trk.expect = t->plain_pc;
-		t->plain_pc = NO_PLAIN_PC;
+	if (t->fast.next_pc != NO_PLAIN_PC) {
+		t->threads[t->cur].trk.expect = t->fast.next_pc;
+		t->fast.next_pc = NO_PLAIN_PC;
 	}
 }
 
 /* After the tracker: where the next straight-line instruction may take the fast path. */
 static inline void resume_plain(struct tephra_trace *t, const struct trace_thread *th)
 {
-	t->plain_pc = th->trk.flow == RV_FLOW_NONE && th->trk.started ? th->trk.expect : NO_PLAIN_PC;
-	t->counter = cs_counter(th->cs);
-	t->charge_counter = th->trk.started && !(t->flags & TEPHRA_TRACE_RAW) ? t->counter : NULL;
+	t->fast.next_pc = th->trk.flow == RV_FLOW_NONE && th->trk.started ? th->trk.expect : NO_PLAIN_PC;
+	t->fast.counter = cs_counter(th->cs);
+	t->fast.charge_counter = th->trk.started && !(t->flags & TEPHRA_TRACE_RAW) ? t->fast.counter : NULL;
 }
 
 static inline void charge_one(struct tephra_trace *t, struct trace_thread *th, uint64_t pc)
@@ -249,7 +281,7 @@ static inline unsigned step_with(struct tephra_trace *t, uint64_t pc, const stru
 {
 	sync_plain(t);
 	struct trace_thread *th = &t->threads[t->cur];
-	if (rv_tracker_must_arrive(&th->trk, pc))
+	if (rv_tracker_must_arrive(&th->trk, pc) && !rv_tracker_arrive_local(&th->trk, pc))
 		rv_tracker_arrive(&th->trk, pc);
 	if (d->starts_func)
 		rv_tracker_func_start(&th->trk, pc);
@@ -267,38 +299,32 @@ static unsigned step_decoded(struct tephra_trace *t, uint64_t pc, uint32_t bits)
 	return step_with(t, pc, decode(t, pc, bits));
 }
 
-/* Out of line, so that the fast path in tephra_trace_step needs no stack frame. */
-static __attribute__((noinline)) int step_slow(struct tephra_trace *t, uint64_t pc, uint32_t bits)
-{
-	unsigned len = step_decoded(t, pc, bits);
-	return len == 2 || len == 4 ? 0 : -1;
-}
-
+/* Whatever the inline fast path of tephra_trace_step (include/tephra/trace.h) did not
+ * take: a control transfer, a function start, a discontinuity, a new encoding. */
 TEPHRA_API
-int tephra_trace_step(struct tephra_trace *t, uint64_t pc, uint32_t insn_bits, unsigned insn_len)
+int tephra_trace_step_slow(struct tephra_trace *t, uint64_t pc, uint32_t insn_bits, unsigned insn_len)
 {
 	if (insn_len == 2)
 		insn_bits &= 0xffff;
-	/* Straight-line code with nothing pending: the same decode, the same thread, the
-	 * same call path as the instruction before; only the counter moves. */
-	const struct decoded *d = &t->cache[(pc >> 1) & (DECODE_SLOTS - 1)];
-	if (__builtin_expect(pc == t->plain_pc && d->pc == pc &&
-			     (insn_bits & d->mask) == d->bits && d->plain, 1)) {
-		++*t->counter;
-		t->plain_pc = pc + d->insn.len;
-		return 0;
-	}
-	return step_slow(t, pc, insn_bits);
+	unsigned len = step_decoded(t, pc, insn_bits);
+	return len == 2 || len == 4 ? 0 : -1;
 }
+
+/* The external definitions of the header's inline tephra_trace_step and
+ * tephra_trace_charge (C99 inline): the exported symbols, for callers that do not
+ * compile the header's C. */
+TEPHRA_API extern int tephra_trace_step(struct tephra_trace *t, uint64_t pc, uint32_t insn_bits,
+					unsigned insn_len);
+TEPHRA_API extern void tephra_trace_charge(struct tephra_trace *t, uint64_t pc, uint64_t count);
 
 unsigned trace_step_pc(struct tephra_trace *t, uint64_t pc)
 {
 	/* The ELF's bytes never change: a cached decode of this pc is still right. */
 	const struct decoded *hit = &t->cache[(pc >> 1) & (DECODE_SLOTS - 1)];
 	if (hit->valid && hit->pc == pc) {
-		if (pc == t->plain_pc && hit->plain) {
-			++*t->counter;
-			t->plain_pc = pc + hit->insn.len;
+		if (pc == t->fast.next_pc && hit->plain) {
+			++*t->fast.counter;
+			t->fast.next_pc = pc + hit->insn.len;
 			return hit->insn.len;
 		}
 		return step_with(t, pc, hit);
@@ -338,58 +364,83 @@ static inline struct trace_thread *opened_thread(struct tephra_trace *t, uint64_
 	return th;
 }
 
-TEPHRA_API void tephra_trace_charge(struct tephra_trace *t, uint64_t pc, uint64_t count)
+/* What the inline tephra_trace_charge (include/tephra/trace.h) did not take: the
+ * thread's first pc, raw mode. */
+TEPHRA_API void tephra_trace_charge_slow(struct tephra_trace *t, uint64_t pc, uint64_t count)
 {
-	if (__builtin_expect(t->charge_counter != NULL, 1)) {
-		*t->charge_counter += count;
-		return;
-	}
 	struct trace_thread *th = opened_thread(t, pc, 0);
 	if (t->flags & TEPHRA_TRACE_RAW) {
 		*cs_leaf_counter(th->cs, pc) += count;
 		return;
 	}
 	*cs_counter(th->cs) += count;
-	t->charge_counter = cs_counter(th->cs);
+	t->fast.charge_counter = cs_counter(th->cs);
 }
 
 /* After a transfer changed the current path. */
 static inline int transferred(struct tephra_trace *t, struct callstack *cs)
 {
-	t->charge_counter = t->flags & TEPHRA_TRACE_RAW ? NULL : cs_counter(cs);
+	t->fast.charge_counter = t->flags & TEPHRA_TRACE_RAW ? NULL : cs_counter(cs);
 	return 0;
 }
 
-TEPHRA_API int tephra_trace_transfer(struct tephra_trace *t, uint64_t from, uint64_t to, int kind)
+/* The same on the fast path, where raw mode never goes. */
+static inline int transferred_plain(struct tephra_trace *t, struct callstack *cs)
+{
+	t->fast.charge_counter = cs_counter(cs);
+	return 0;
+}
+
+/* The transfers tephra_trace_transfer does not take itself: an unknown kind, the
+ * thread's first event, tail calls and signals.  Out of line, so that the common kinds
+ * save and restore few registers. */
+static __attribute__((noinline)) int transfer_rare(struct tephra_trace *t, uint64_t from,
+						   uint64_t to, int kind)
 {
 	int signal = kind >= TEPHRA_SIGNAL && kind <= TEPHRA_SIGNAL + 64;
 	if (!signal && (kind < TEPHRA_CALL || kind > TEPHRA_SIGRETURN))
 		return -1;
 	struct callstack *cs = opened_thread(t, from, 1)->cs;
-	if (signal) {
+	int kf, kt;
+	uint64_t ff, ft;
+	if (signal)
 		cs_signal(cs, kind - TEPHRA_SIGNAL, to, 0);
-		return transferred(t, cs);
-	}
-	switch (kind) {
-	case TEPHRA_CALL:
-	case TEPHRA_CALL_RVC:
-		cs_call(cs, from, to, from + (kind == TEPHRA_CALL ? 4 : 2), 0);
-		return transferred(t, cs);
-	case TEPHRA_RETURN:
+	else if (kind == TEPHRA_CALL || kind == TEPHRA_CALL_RVC)
+		cs_call_func(cs, from, memo_func_id(t, to, &kt), from + (kind == TEPHRA_CALL ? 4 : 2), 0);
+	else if (kind == TEPHRA_RETURN)
 		cs_return(cs, to, 0);
-		return transferred(t, cs);
-	case TEPHRA_JUMP:
-		cs_jump(cs, from, to);
-		return transferred(t, cs);
-	case TEPHRA_TAIL_CALL:
-		cs_tail_call(cs, from, to);
-		return transferred(t, cs);
-	case TEPHRA_SIGRETURN:
+	else if (kind == TEPHRA_JUMP) {
+		ff = memo_func_id(t, from, &kf);
+		ft = memo_func_id(t, to, &kt);
+		cs_jump_funcs(cs, kf, ff, kt, ft);
+	} else if (kind == TEPHRA_TAIL_CALL)
+		cs_tail_call_func(cs, memo_func_id(t, to, &kt));
+	else
 		cs_sigreturn(cs);
-		return transferred(t, cs);
-	default:
-		return -1;
-	}
+	return transferred(t, cs);
+}
+
+TEPHRA_API int tephra_trace_transfer(struct tephra_trace *t, uint64_t from, uint64_t to, int kind)
+{
+	sync_plain(t);
+	/* A charge counter means the thread is started and not in raw mode. */
+	if (__builtin_expect(!t->fast.charge_counter || (unsigned)kind > TEPHRA_JUMP, 0))
+		return transfer_rare(t, from, to, kind);
+	/* Function ids through the memo here, not through cs_host.func_of: no indirect
+	 * call, and a jump inside one function (a loop's back edge) touches nothing else. */
+	struct callstack *cs = t->cur_cs;
+	int kf, kt;
+	uint64_t ff, ft;
+	if (kind == TEPHRA_RETURN)
+		cs_return(cs, to, 0);
+	else if (kind == TEPHRA_JUMP) {
+		ff = memo_func_id(t, from, &kf);
+		ft = memo_func_id(t, to, &kt);
+		if (!cs_jump_funcs(cs, kf, ff, kt, ft))
+			return 0; /* the same path: the charge counter stands */
+	} else
+		cs_call_func(cs, from, memo_func_id(t, to, &kt), from + (kind == TEPHRA_CALL ? 4 : 2), 0);
+	return transferred_plain(t, cs);
 }
 
 int trace_select_thread(struct tephra_trace *t, uint64_t tid, size_t max_threads)
@@ -397,10 +448,11 @@ int trace_select_thread(struct tephra_trace *t, uint64_t tid, size_t max_threads
 	if (t->threads[t->cur].tid == tid)
 		return 0;
 	sync_plain(t);
-	t->charge_counter = NULL;
+	t->fast.charge_counter = NULL;
 	int64_t i = hashmap_find_u64(&t->thread_ids, tid);
 	if (i >= 0) {
 		t->cur = (size_t)i;
+		t->cur_cs = t->threads[i].cs;
 		return 0;
 	}
 	if (t->nthreads >= max_threads)
