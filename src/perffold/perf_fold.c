@@ -43,19 +43,27 @@ static size_t raw_key(struct fold_run *r, const struct perf_session_sample *ps, 
 	const struct perf_sample *s = ps->sample;
 	const uint64_t *ips = callchain ? s->callchain : &s->ip;
 	uint64_t nr = callchain ? s->nr_callchain : 1;
-	if (nr > r->cap_chain) {
-		r->cap_chain = nr;
-		r->key = xrealloc(r->key, (5 + nr) * sizeof(*r->key));
+	/* a chain that gives no frame is folded as the sampled ip by default
+	 * (resolve_sample): the ip is part of its key */
+	int ip_leaf = callchain && !r->o->compat && frame_callchain_is_empty(ips, nr);
+	if (nr + 1 > r->cap_chain) {
+		r->cap_chain = nr + 1;
+		r->key = xrealloc(r->key, (5 + r->cap_chain) * sizeof(*r->key));
 	}
 	r->key[0] = r->root;
 	r->key[1] = ps->thread->maps->version;
 	r->key[2] = machine_kernel_maps_version(r->session->machine);
 	/* the sampled ip resolves by cpumode; unwound user frames name their inlines */
 	r->key[3] = callchain ? (uint64_t)ps->unwound : 2 + ps->cpumode;
+	if (ip_leaf)
+		r->key[3] = 16 + ps->cpumode;
 	r->key[3] |= (uint64_t)r->cur_state << 32; /* --wall: one stack per off-CPU state */
 	r->key[4] = nr;
 	memcpy(r->key + 5, ips, nr * sizeof(*ips));
-	return 5 + nr;
+	if (!ip_leaf)
+		return 5 + nr;
+	r->key[5 + nr] = s->ip;
+	return 6 + nr;
 }
 
 /* Resolves a sample's addresses into r->addr_key; returns the number of frames. */
@@ -67,6 +75,19 @@ static size_t resolve_sample(struct fold_run *r, const struct perf_session_sampl
 	if (callchain) {
 		n = frame_resolve_callchain(&r->session->resolver, ps->thread, s->callchain,
 					    s->nr_callchain, r->max_stack, ps->unwound, r->frames);
+		if (n == 0 && !r->o->compat) {
+			/* No frame (a DWARF sample whose user stack the kernel could not
+			 * copy): perf script prints an empty stack, which --compat keeps, but
+			 * the sample did run at its ip, where perf report charges it.  Its
+			 * frame is named as a leaf of such a recording is: a user frame of a
+			 * DWARF recording with its inline chain. */
+			struct frame *f = &r->frames[0];
+			frame_resolve_sample_ip(&r->session->resolver, ps->thread, ps->cpumode,
+						s->ip, f);
+			int user = f->obj ? !f->obj->kernel : ps->cpumode == PERF_MISC_USER;
+			f->unwound = user && (ps->desc->attr.sample_type & PERF_ST_STACK_USER) != 0;
+			n = 1;
+		}
 	} else {
 		/* Without callchains stackcollapse-perf.pl folds nothing at all (perf script
 		 * prints no blank line between such samples); we fold the sampled ip as a

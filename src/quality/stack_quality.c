@@ -216,7 +216,10 @@ int stack_quality_is_root(const char *name)
 unsigned stack_quality_chain_flags(const struct perf_event_desc *d, const struct perf_sample *s,
 				   int unwound, size_t max_stack)
 {
-	if (unwound || !d || !(d->attr.sample_type & PERF_ST_CALLCHAIN))
+	/* a DWARF recording's kernel-walked chains hold no user frames (a sample whose
+	 * stack was not copied has only its ip, not a frame-pointer chain) */
+	if (unwound || !d || !(d->attr.sample_type & PERF_ST_CALLCHAIN) ||
+	    (d->attr.sample_type & PERF_ST_STACK_USER))
 		return 0;
 	uint64_t frames = 0;
 	for (uint64_t i = 0; i < s->nr_callchain; i++)

@@ -52,6 +52,11 @@ size_t frame_resolve_callchain(const struct frame_resolver *r, const struct thre
 			       const uint64_t *chain, uint64_t nr, size_t max_stack,
 			       int unwound, struct frame *out);
 
+/* Whether frame_resolve_callchain gives no frame for CHAIN: it holds no address (a
+ * DWARF sample whose user stack the kernel could not copy: perf script prints an empty
+ * stack), or a marker perf does not know. */
+int frame_callchain_is_empty(const uint64_t *chain, uint64_t nr);
+
 /* The symbol of a frame, or NULL (cached). */
 const struct dso_symbol *frame_symbol(struct frame_resolver *r, const struct frame *f);
 
