@@ -592,9 +592,8 @@ static int fold_sample(void *arg, struct perf_session *s, const struct perf_sess
 			r->stack_samples[i]++;
 		else
 			stack_quality_count(r->quality, r->stack_class[i], 1);
-		if (ps->unwound)
-			stack_quality_walk(r->quality, sample_unwinder_last(s->unwinder),
-					   ps->sample->user_stack_size);
+		stack_quality_user_stack(r->quality, ps->desc, ps->sample, ps->unwound,
+					 ps->unwound ? sample_unwinder_last(s->unwinder) : NULL);
 	}
 	return 0;
 }
