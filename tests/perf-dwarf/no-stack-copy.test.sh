@@ -8,7 +8,9 @@
 #  - tephra's default (fold, report): perf report's per-function self and total
 #    percentages (tests/export/report_compare.py) and the function's period;
 #  - tephra script and fold --compat: perf script's bytes, and the collapse of its text
-#    (tests/perf/collapse.py: the bare comm).
+#    (tests/perf/collapse.py: the bare comm);
+#  - the stack-quality line of fold, script and stat: perf script -D's samples whose
+#    "ustack" has size 0.
 . "$TOP/tests/perf/lib.sh"
 need_perf
 cc -O2 -g -o "$TEST_TMP/untouched_stack" "$TOP/tests/perf-dwarf/untouched_stack.c" || exit 1
@@ -52,4 +54,17 @@ check_fold nostack "$data" "" ""
 comm=$(awk '!/;/ { print $2 }' "$TEST_TMP/nostack.fold")
 [ "$comm" = "$empty" ] && echo "ok: fold --compat: the bare comm has perf script's empty stacks" ||
 	fail "fold --compat: bare comm weight '$comm', perf script's empty stacks $empty"
+
+# the quality block counts them (user- and kernel-mode samples alike)
+nocopy=$(perf script -D -i "$data" 2>/dev/null | grep -c 'ustack: size 0,')
+"$TEPHRA" fold "$data" 2>"$TEST_TMP/fold.block" >/dev/null
+"$TEPHRA" script -i "$data" 2>"$TEST_TMP/script.block" >/dev/null
+"$TEPHRA" stat "$data" >"$TEST_TMP/stat.block" 2>&1
+for cmd in fold script stat; do
+	line=$(grep 'user stack not copied' "$TEST_TMP/$cmd.block")
+	case $line in
+	*": $nocopy samples,"*) echo "ok: $cmd's quality block: $nocopy samples with no stack copied" ;;
+	*) fail "$cmd's quality block says '$line', perf script -D has $nocopy samples with ustack size 0" ;;
+	esac
+done
 finish
