@@ -146,19 +146,6 @@ size_t frame_resolve_callchain(const struct frame_resolver *r, const struct thre
 	return n;
 }
 
-int frame_callchain_is_empty(const uint64_t *chain, uint64_t nr)
-{
-	int any = 0;
-	for (uint64_t i = 0; i < nr; i++) {
-		uint64_t ip = chain[i];
-		if (ip < PERF_CONTEXT_MAX)
-			any = 1;
-		else if (ip != PERF_CONTEXT_KERNEL && ip != PERF_CONTEXT_USER && ip != PERF_CONTEXT_HV)
-			return 1; /* frame_resolve_callchain drops the chain */
-	}
-	return !any;
-}
-
 const struct dso_symbol *frame_symbol(struct frame_resolver *r, const struct frame *f)
 {
 	if (!f->obj || !f->obj->dso)
