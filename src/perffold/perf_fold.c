@@ -43,10 +43,8 @@ static size_t raw_key(struct fold_run *r, const struct perf_session_sample *ps, 
 	const struct perf_sample *s = ps->sample;
 	const uint64_t *ips = callchain ? s->callchain : &s->ip;
 	uint64_t nr = callchain ? s->nr_callchain : 1;
-	/* a chain of markers alone is folded as the sampled ip by default (resolve_sample):
-	 * the ip is part of its key.  (A chain that holds a marker perf does not know also
-	 * gives no frame; checking for one would cost a scan of every chain, 5.9 % more
-	 * instructions for a frame-pointer fold, for hostile input: it stays empty.) */
+	/* a chain of markers alone is folded as the ip by default (resolve_sample), so the
+	 * ip is in its key (one with an unknown marker stays empty: docs/export.md) */
 	int ip_leaf = callchain && !r->o->compat && !frame_callchain_has_address(ips, nr);
 	r->ip_leaf = ip_leaf;
 	if (nr + 1 > r->cap_chain) {
@@ -79,11 +77,9 @@ static size_t resolve_sample(struct fold_run *r, const struct perf_session_sampl
 		n = frame_resolve_callchain(&r->session->resolver, ps->thread, s->callchain,
 					    s->nr_callchain, r->max_stack, ps->unwound, r->frames);
 		if (r->ip_leaf) {
-			/* No frame (a DWARF sample whose user stack the kernel could not
-			 * copy): perf script prints an empty stack, which --compat keeps, but
-			 * the sample did run at its ip, where perf report charges it.  Its
-			 * frame is named as a leaf of such a recording is: a user frame of a
-			 * DWARF recording with its inline chain. */
+			/* No frame (a DWARF sample whose user stack was not copied): perf
+			 * script's empty stack is --compat's, but the sample ran at its ip,
+			 * where perf report charges it.  Named as a leaf of the recording. */
 			struct frame *f = &r->frames[0];
 			frame_resolve_sample_ip(&r->session->resolver, ps->thread, ps->cpumode,
 						s->ip, f);
