@@ -23,6 +23,8 @@ struct fold_run {
 	uint64_t *key;           /* raw key: [root id, maps versions, kind, nr, addresses...] */
 	uint64_t *addr_key;      /* resolved: [(obj id + 1, addr) per frame, outermost first] */
 	int have_event;          /* the event to fold is decided */
+	int ip_leaf;             /* raw_key: this sample's chain has no address, its ip is its
+				  * frame (resolve_sample) */
 	size_t event_index;
 	struct fold_roots roots;
 	uint64_t root;           /* the current sample's root id */

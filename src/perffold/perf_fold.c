@@ -43,19 +43,28 @@ static size_t raw_key(struct fold_run *r, const struct perf_session_sample *ps, 
 	const struct perf_sample *s = ps->sample;
 	const uint64_t *ips = callchain ? s->callchain : &s->ip;
 	uint64_t nr = callchain ? s->nr_callchain : 1;
-	if (nr > r->cap_chain) {
-		r->cap_chain = nr;
-		r->key = xrealloc(r->key, (5 + nr) * sizeof(*r->key));
+	/* a chain of markers alone is folded as the ip by default (resolve_sample), so the
+	 * ip is in its key (one with an unknown marker stays empty: docs/export.md) */
+	int ip_leaf = callchain && !r->o->compat && !frame_callchain_has_address(ips, nr);
+	r->ip_leaf = ip_leaf;
+	if (nr + 1 > r->cap_chain) {
+		r->cap_chain = nr + 1;
+		r->key = xrealloc(r->key, (5 + r->cap_chain) * sizeof(*r->key));
 	}
 	r->key[0] = r->root;
 	r->key[1] = ps->thread->maps->version;
 	r->key[2] = machine_kernel_maps_version(r->session->machine);
 	/* the sampled ip resolves by cpumode; unwound user frames name their inlines */
 	r->key[3] = callchain ? (uint64_t)ps->unwound : 2 + ps->cpumode;
+	if (ip_leaf)
+		r->key[3] = 16 + ps->cpumode;
 	r->key[3] |= (uint64_t)r->cur_state << 32; /* --wall: one stack per off-CPU state */
 	r->key[4] = nr;
 	memcpy(r->key + 5, ips, nr * sizeof(*ips));
-	return 5 + nr;
+	if (!ip_leaf)
+		return 5 + nr;
+	r->key[5 + nr] = s->ip;
+	return 6 + nr;
 }
 
 /* Resolves a sample's addresses into r->addr_key; returns the number of frames. */
@@ -67,6 +76,17 @@ static size_t resolve_sample(struct fold_run *r, const struct perf_session_sampl
 	if (callchain) {
 		n = frame_resolve_callchain(&r->session->resolver, ps->thread, s->callchain,
 					    s->nr_callchain, r->max_stack, ps->unwound, r->frames);
+		if (r->ip_leaf) {
+			/* No frame (a DWARF sample whose user stack was not copied): perf
+			 * script's empty stack is --compat's, but the sample ran at its ip,
+			 * where perf report charges it.  Named as a leaf of the recording. */
+			struct frame *f = &r->frames[0];
+			frame_resolve_sample_ip(&r->session->resolver, ps->thread, ps->cpumode,
+						s->ip, f);
+			int user = f->obj ? !f->obj->kernel : ps->cpumode == PERF_MISC_USER;
+			f->unwound = user && (ps->desc->attr.sample_type & PERF_ST_STACK_USER) != 0;
+			n = 1;
+		}
 	} else {
 		/* Without callchains stackcollapse-perf.pl folds nothing at all (perf script
 		 * prints no blank line between such samples); we fold the sampled ip as a
@@ -571,9 +591,8 @@ static int fold_sample(void *arg, struct perf_session *s, const struct perf_sess
 			r->stack_samples[i]++;
 		else
 			stack_quality_count(r->quality, r->stack_class[i], 1);
-		if (ps->unwound)
-			stack_quality_walk(r->quality, sample_unwinder_last(s->unwinder),
-					   ps->sample->user_stack_size);
+		stack_quality_user_stack(r->quality, ps->desc, ps->sample, ps->unwound,
+					 ps->unwound ? sample_unwinder_last(s->unwinder) : NULL);
 	}
 	return 0;
 }

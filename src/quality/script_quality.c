@@ -89,9 +89,8 @@ void script_quality_sample(struct script_quality *sq, struct perf_session *s,
 			   const struct perf_session_sample *ps)
 {
 	stack_quality_count(sq->q, (uint32_t)hashmap_entry(&sq->classes, sq->entry)->value, 1);
-	if (ps->unwound)
-		stack_quality_walk(sq->q, sample_unwinder_last(s->unwinder),
-				   ps->sample->user_stack_size);
+	stack_quality_user_stack(sq->q, ps->desc, ps->sample, ps->unwound,
+				 ps->unwound ? sample_unwinder_last(s->unwinder) : NULL);
 }
 
 void script_quality_print(const struct script_quality *sq, struct perf_session *s,

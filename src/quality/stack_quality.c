@@ -8,6 +8,7 @@
 #include "base/xalloc.h"
 #include "symbol/symbol_store.h"
 #include "quality/unwind_quality.h"
+#include "unwind/sample_unwind.h"
 
 #define BRIEF_LISTED 3 /* objects named per line of the short block */
 #define FULL_LISTED 8  /* ... and of the full section */
@@ -48,6 +49,7 @@ struct stack_quality {
 	size_t nr_unknown, cap_unknown;
 	struct seen_object *objects;
 	size_t nr_objects;
+	uint64_t nr_not_copied;     /* samples whose user stack the kernel could not copy */
 };
 
 struct stack_quality *stack_quality_new(void)
@@ -74,11 +76,14 @@ void stack_quality_free(struct stack_quality *q)
 	free(q);
 }
 
-void stack_quality_walk(struct stack_quality *q, const struct unwind_result *res,
-			uint64_t dump_size)
+void stack_quality_user_stack(struct stack_quality *q, const struct perf_event_desc *d,
+			      const struct perf_sample *s, int unwound,
+			      const struct unwind_result *res)
 {
-	if (res)
-		unwind_quality_add(q->walks, res, dump_size);
+	if (unwound && res)
+		unwind_quality_add(q->walks, res, s->user_stack_size);
+	else if (!unwound && sample_lost_user_stack(d, s))
+		q->nr_not_copied++;
 }
 
 int stack_quality_may_unwind(const struct perf_reader *reader)
@@ -216,7 +221,10 @@ int stack_quality_is_root(const char *name)
 unsigned stack_quality_chain_flags(const struct perf_event_desc *d, const struct perf_sample *s,
 				   int unwound, size_t max_stack)
 {
-	if (unwound || !d || !(d->attr.sample_type & PERF_ST_CALLCHAIN))
+	/* a DWARF recording's kernel-walked chains hold no user frames (a sample whose
+	 * stack was not copied has only its ip, not a frame-pointer chain) */
+	if (unwound || !d || !(d->attr.sample_type & PERF_ST_CALLCHAIN) ||
+	    (d->attr.sample_type & PERF_ST_STACK_USER))
 		return 0;
 	uint64_t frames = 0;
 	for (uint64_t i = 0; i < s->nr_callchain; i++)
@@ -452,6 +460,10 @@ static void print_common(const struct stack_quality *q, enum stack_quality_kind 
 	} else if (walks) {
 		fputc('\n', out);
 	}
+	if (q->nr_not_copied)
+		fprintf(out, "  user stack not copied (the kernel could read none of it, e.g. a page "
+			"not yet in memory): %" PRIu64 " samples, no frame unwound\n",
+			q->nr_not_copied);
 
 	fprintf(out, "  reach a thread root (_start, start_thread, clone...): %" PRIu64 " of %"
 		PRIu64 " user stacks (%.1f%%)\n", t.rooted, t.user, pct(t.rooted, t.user));
@@ -485,7 +497,7 @@ static void print_common(const struct stack_quality *q, enum stack_quality_kind 
 
 enum stack_quality_kind stack_quality_kind(const struct stack_quality *q, int compat)
 {
-	if (stack_quality_has_walks(q))
+	if (stack_quality_has_walks(q) || q->nr_not_copied)
 		return STACK_QUALITY_DWARF;
 	if (compat)
 		return STACK_QUALITY_NONE;

@@ -26,9 +26,11 @@ struct stack_quality;
 struct stack_quality *stack_quality_new(void);
 void stack_quality_free(struct stack_quality *q);
 
-/* One sample's DWARF walk: RES as the unwinder left it, DUMP_SIZE its user_stack_size. */
-void stack_quality_walk(struct stack_quality *q, const struct unwind_result *res,
-			uint64_t dump_size);
+/* Sample S's user stack (event D): its DWARF walk when UNWOUND (RES as the unwinder left
+ * it), else whether the kernel could copy none of it (sample_lost_user_stack). */
+void stack_quality_user_stack(struct stack_quality *q, const struct perf_event_desc *d,
+			      const struct perf_sample *s, int unwound,
+			      const struct unwind_result *res);
 
 /* What a stack is, for the frame-pointer part of the block (STACK_QUALITY_* flags). */
 #define STACK_QUALITY_CHAIN 1u /* a callchain the kernel walked by frame pointers (not a

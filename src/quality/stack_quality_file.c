@@ -29,8 +29,8 @@ static int on_sample(void *arg, struct perf_session *s, const struct perf_sessio
 	}
 	unsigned flags = stack_quality_chain_flags(ps->desc, smp, ps->unwound, s->max_stack);
 	stack_quality_count(p->q, stack_quality_stack(p->q, &s->resolver, p->frames, n, flags), 1);
-	if (ps->unwound)
-		stack_quality_walk(p->q, sample_unwinder_last(s->unwinder), smp->user_stack_size);
+	stack_quality_user_stack(p->q, ps->desc, smp, ps->unwound,
+				 ps->unwound ? sample_unwinder_last(s->unwinder) : NULL);
 	return 0;
 }
 

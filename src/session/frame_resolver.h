@@ -52,6 +52,19 @@ size_t frame_resolve_callchain(const struct frame_resolver *r, const struct thre
 			       const uint64_t *chain, uint64_t nr, size_t max_stack,
 			       int unwound, struct frame *out);
 
+/* Whether CHAIN holds an address, not only context markers.  One without (a DWARF
+ * sample whose user stack the kernel could not copy) gives no frame: perf script prints
+ * an empty stack.  Asked for every sample: a chain almost always ends with an address. */
+static inline int frame_callchain_has_address(const uint64_t *chain, uint64_t nr)
+{
+	if (nr && chain[nr - 1] < PERF_CONTEXT_MAX)
+		return 1;
+	for (uint64_t i = 0; i < nr; i++)
+		if (chain[i] < PERF_CONTEXT_MAX)
+			return 1;
+	return 0;
+}
+
 /* The symbol of a frame, or NULL (cached). */
 const struct dso_symbol *frame_symbol(struct frame_resolver *r, const struct frame *f);
 

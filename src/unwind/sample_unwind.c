@@ -237,6 +237,13 @@ int sample_has_user_stack(const struct perf_event_desc *desc, const struct perf_
 	       s->user_regs_abi != 0 && s->user_stack_size > 0 && s->user_stack_dyn_size > 0;
 }
 
+int sample_lost_user_stack(const struct perf_event_desc *desc, const struct perf_sample *s)
+{
+	return desc && (desc->attr.sample_type & PERF_ST_REGS_USER) &&
+	       (desc->attr.sample_type & PERF_ST_STACK_USER) && s->user_regs &&
+	       s->user_regs_abi != 0 && s->user_stack_size > 0 && s->user_stack_dyn_size == 0;
+}
+
 size_t sample_unwind_callchain(struct sample_unwinder *su, const struct thread *t,
 			       const struct perf_sample *s, uint64_t *out, size_t max,
 			       size_t max_user)

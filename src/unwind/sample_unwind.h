@@ -41,6 +41,11 @@ void sample_unwinder_free(struct sample_unwinder *su);
  * stack copy)?  As in perf, samples without are left with their recorded chain. */
 int sample_has_user_stack(const struct perf_event_desc *desc, const struct perf_sample *s);
 
+/* Did this sample of a DWARF recording have a user context whose stack the kernel could
+ * copy none of (a dump of 0 bytes: its page was not in memory, e.g. in ld.so's
+ * start-up)?  Nothing is unwound then: perf script prints no user frame. */
+int sample_lost_user_stack(const struct perf_event_desc *desc, const struct perf_sample *s);
+
 /* Writes the callchain described above into OUT (room for MAX entries, markers
  * included); at most MAX_USER unwound frames are added.  Returns the number of entries.
  * The walk's outcome (status, stack_needed, ...) stays readable through
