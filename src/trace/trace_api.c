@@ -1,4 +1,16 @@
 /* trace_api.c - the public C API (include/tephra/trace.h) over rv_tracker + callstack. */
+/* The external definitions of the header's inline tephra_trace_step and
+ * tephra_trace_charge (C99 inline: an extern declaration makes this file's copy the
+ * exported one, for callers that do not compile the header's C).  Declared before the
+ * header defines them: clang ignores a visibility attribute given after a definition. */
+#include <stdint.h>
+
+#include "base/api.h"
+struct tephra_trace;
+TEPHRA_API extern int tephra_trace_step(struct tephra_trace *t, uint64_t pc, uint32_t insn_bits,
+					unsigned insn_len);
+TEPHRA_API extern void tephra_trace_charge(struct tephra_trace *t, uint64_t pc, uint64_t count);
+
 #include "trace/trace_internal.h"
 
 #include <limits.h>
@@ -309,13 +321,6 @@ int tephra_trace_step_slow(struct tephra_trace *t, uint64_t pc, uint32_t insn_bi
 	unsigned len = step_decoded(t, pc, insn_bits);
 	return len == 2 || len == 4 ? 0 : -1;
 }
-
-/* The external definitions of the header's inline tephra_trace_step and
- * tephra_trace_charge (C99 inline): the exported symbols, for callers that do not
- * compile the header's C. */
-TEPHRA_API extern int tephra_trace_step(struct tephra_trace *t, uint64_t pc, uint32_t insn_bits,
-					unsigned insn_len);
-TEPHRA_API extern void tephra_trace_charge(struct tephra_trace *t, uint64_t pc, uint64_t count);
 
 unsigned trace_step_pc(struct tephra_trace *t, uint64_t pc)
 {
