@@ -140,16 +140,7 @@ static void sink_stack_total(void *ctx, uint32_t id, uint64_t weight, uint64_t s
 }
 
 #define SAMPLE_BLOCK (256 * 1024)
-#define SAMPLE_MAX_BYTES 20 /* two varints of 64 bits */
-
-static void put_sample_varint(struct export_sample_block *b, uint64_t v)
-{
-	while (v >= 0x80) {
-		b->bytes[b->len++] = (uint8_t)(v | 0x80);
-		v >>= 7;
-	}
-	b->bytes[b->len++] = (uint8_t)v;
-}
+#define SAMPLE_MAX_BYTES (2 * EXPORT_VARINT_MAX)
 
 static void sink_sample(void *ctx, uint32_t stack, uint64_t weight, uint64_t time)
 {
@@ -162,23 +153,10 @@ static void sink_sample(void *ctx, uint32_t stack, uint64_t weight, uint64_t tim
 		p->nr_sample_blocks = ++n;
 	}
 	struct export_sample_block *b = &p->sample_blocks[n - 1];
-	/* the difference wraps modulo 2^64 and is zigzagged: small either way */
-	uint64_t d = weight - p->last_weight;
-	put_sample_varint(b, stack);
-	put_sample_varint(b, (d << 1) ^ (uint64_t)-(int64_t)(d >> 63));
+	b->len += export_varint_put(b->bytes + b->len, stack);
+	b->len += export_varint_put(b->bytes + b->len, export_zigzag(weight - p->last_weight));
 	p->last_weight = weight;
 	p->nr_samples++;
-}
-
-static uint64_t get_sample_varint(const uint8_t *bytes, size_t *pos)
-{
-	uint64_t v = 0;
-	for (unsigned shift = 0;; shift += 7) {
-		uint8_t b = bytes[(*pos)++];
-		v |= (uint64_t)(b & 0x7f) << shift;
-		if (!(b & 0x80))
-			return v;
-	}
 }
 
 int export_sample_next(const struct export_profile *p, struct export_sample_cursor *c,
@@ -191,9 +169,8 @@ int export_sample_next(const struct export_profile *p, struct export_sample_curs
 	if (c->block >= p->nr_sample_blocks)
 		return 0;
 	const uint8_t *bytes = p->sample_blocks[c->block].bytes;
-	s->stack = (uint32_t)get_sample_varint(bytes, &c->pos);
-	uint64_t z = get_sample_varint(bytes, &c->pos);
-	c->weight += (z >> 1) ^ (uint64_t)-(int64_t)(z & 1);
+	s->stack = (uint32_t)export_varint_get(bytes, &c->pos);
+	c->weight += export_unzigzag(export_varint_get(bytes, &c->pos));
 	s->weight = c->weight;
 	return 1;
 }

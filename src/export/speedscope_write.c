@@ -167,24 +167,35 @@ int export_write_speedscope(const struct export_profile *p, const char *name, FI
 		}
 		size_t ng = hashmap_count(&by_tid);
 		hashmap_release(&by_tid);
+		/* Regrouped by thread in time order, encoded as export_profile keeps them
+		 * (about 4 bytes a sample; a sorted array of (stack, weight) took 16: 68 MB
+		 * for 4.2 M samples, the largest part of this writer's peak).  START[g]: where
+		 * group g's bytes begin; the first pass sizes them. */
 		size_t *start = xcalloc(ng + 1, sizeof(*start));
 		uint64_t *end = xcalloc(ng, sizeof(*end));
+		uint64_t *last = xcalloc(ng, sizeof(*last));
 		struct export_sample_cursor cur = { 0, 0, 0 };
 		struct export_sample smp;
 		while (export_sample_next(p, &cur, &smp)) {
 			uint32_t g = group[p->stacks[smp.stack].thread];
-			start[g + 1]++;
+			start[g + 1] += export_varint_len(smp.stack) +
+					export_varint_len(export_zigzag(smp.weight - last[g]));
+			last[g] = smp.weight;
 			end[g] += smp.weight;
 		}
 		for (size_t g = 0; g < ng; g++)
 			start[g + 1] += start[g];
-		/* decoded here, after the reading's peak: 16 bytes a sample for the writing */
-		struct export_sample *sorted = xmalloc((p->nr_samples + 1) * sizeof(*sorted));
+		uint8_t *grouped = xmalloc(start[ng] + 1);
 		size_t *fill = xmalloc((ng + 1) * sizeof(*fill));
 		memcpy(fill, start, (ng + 1) * sizeof(*fill));
+		memset(last, 0, ng * sizeof(*last));
 		cur = (struct export_sample_cursor){ 0, 0, 0 };
-		while (export_sample_next(p, &cur, &smp))
-			sorted[fill[group[p->stacks[smp.stack].thread]]++] = smp;
+		while (export_sample_next(p, &cur, &smp)) {
+			uint32_t g = group[p->stacks[smp.stack].thread];
+			fill[g] += export_varint_put(grouped + fill[g], smp.stack);
+			fill[g] += export_varint_put(grouped + fill[g], export_zigzag(smp.weight - last[g]));
+			last[g] = smp.weight;
+		}
 		int first = 1;
 		for (size_t t = 0; t < ng; t++) {
 			if (start[t] == start[t + 1])
@@ -204,11 +215,19 @@ int export_write_speedscope(const struct export_profile *p, const char *name, FI
 			export_json_string(out, thread_name.buf, thread_name.len);
 			strbuf_release(&thread_name);
 			fputs(",\"samples\":[", out);
-			for (size_t k = start[t]; k < start[t + 1]; k++)
-				write_stack(w, k > start[t], p, &st, sorted[k].stack);
+			for (size_t k = start[t]; k < start[t + 1];) {
+				int comma = k > start[t];
+				write_stack(w, comma, p, &st, (uint32_t)export_varint_get(grouped, &k));
+				(void)export_varint_get(grouped, &k);
+			}
 			bulk_put(w, WEIGHTS_KEY, sizeof(WEIGHTS_KEY) - 1);
-			for (size_t k = start[t]; k < start[t + 1]; k++)
-				put_u64(w, k > start[t], sorted[k].weight);
+			uint64_t weight = 0;
+			for (size_t k = start[t]; k < start[t + 1];) {
+				int comma = k > start[t];
+				(void)export_varint_get(grouped, &k);
+				weight += export_unzigzag(export_varint_get(grouped, &k));
+				put_u64(w, comma, weight);
+			}
 			bulk_put(w, "]}", 2);
 			bulk_flush(w);
 		}
@@ -216,7 +235,8 @@ int export_write_speedscope(const struct export_profile *p, const char *name, FI
 		free(named);
 		free(start);
 		free(end);
-		free(sorted);
+		free(last);
+		free(grouped);
 		free(fill);
 	}
 	strbuf_release(&st.text);
