@@ -363,10 +363,13 @@ static inline void leave_tb(struct vcpu_state *v, const struct tb_info *tb)
 
 /* tb_exec for the common case, chosen at translation: no pc dump, budget, checkpoint or
  * raw mode, and no function start inside the block. */
-static void tb_exec_plain(unsigned int vcpu, void *udata)
+/* What every block does first: settle the previous block if a fault may have cut it
+ * short, arrive here, and become the previous block.  A branch or jump inside one
+ * function arriving where it leads needs nothing more (it cannot be the re-execution
+ * arrive() looks for: that lands elsewhere). */
+static inline __attribute__((always_inline)) void tb_enter(struct vcpu_state *v,
+							   const struct tb_info *tb)
 {
-	const struct tb_info *tb = udata;
-	struct vcpu_state *v = vcpu_get(vcpu);
 	if (v->prev_trap_span)
 		cut_short(v);
 	if (rv_tracker_must_arrive(&v->trk, tb->pc) && !rv_tracker_arrive_local(&v->trk, tb->pc))
@@ -375,6 +378,13 @@ static void tb_exec_plain(unsigned int vcpu, void *udata)
 		rv_tracker_func_start(&v->trk, tb->pc);
 	v->prev = tb;
 	v->prev_trap_span = tb->trap_span;
+}
+
+static void tb_exec_plain(unsigned int vcpu, void *udata)
+{
+	const struct tb_info *tb = udata;
+	struct vcpu_state *v = vcpu_get(vcpu);
+	tb_enter(v, tb);
 	if (tb->trap_span)
 		v->base = __atomic_load_n(&st.started, __ATOMIC_RELAXED);
 	v->insns += tb->n;
@@ -390,16 +400,7 @@ static void tb_exec(unsigned int vcpu, void *udata)
 		uint64_t left = st.budget ? st.budget - __atomic_load_n(&st.total, __ATOMIC_RELAXED) : tb->n;
 		dump_pcs(tb, tb->n < left ? tb->n : (uint32_t)left);
 	}
-	if (v->prev_trap_span)
-		cut_short(v);
-	/* A branch or jump inside one function arriving where it leads: nothing to do (it
-	 * cannot be the re-execution arrive() looks for: that lands elsewhere). */
-	if (rv_tracker_must_arrive(&v->trk, tb->pc) && !rv_tracker_arrive_local(&v->trk, tb->pc))
-		arrive(v, tb);
-	if (tb->starts_func)
-		rv_tracker_func_start(&v->trk, tb->pc);
-	v->prev = tb;
-	v->prev_trap_span = tb->trap_span;
+	tb_enter(v, tb);
 	v->base = __atomic_load_n(&st.started, __ATOMIC_RELAXED);
 	if (st.budget || st.checkpoint) {
 		uint64_t before = __atomic_fetch_add(&st.total, tb->n, __ATOMIC_RELAXED);
