@@ -35,7 +35,7 @@ record_samples() {
 # its time; a pipeline runs under bash.
 measure() {
 	python3 - "$@" <<'PY'
-import resource, shlex, subprocess, sys, time
+import os, shlex, subprocess, sys, time
 name, out, cmd = sys.argv[1], sys.argv[2], sys.argv[3]
 argv, err = None, None
 if '|' not in cmd:
@@ -44,14 +44,17 @@ if '|' not in cmd:
         argv, err = argv[:-1], subprocess.DEVNULL
     if any(a[:1] in '<>' or a[:2] == '2>' for a in argv):
         argv = None
+# The command's own usage, from wait4: RUSAGE_CHILDREN would also count what ran before
+# this interpreter (a pyenv shim's bash and its children: ~0.3 s of CPU per command).
 t0 = time.monotonic()
 with open(out, 'wb') as f:
     if argv:
-        rc = subprocess.call(argv, stdout=f, stderr=err)
+        p = subprocess.Popen(argv, stdout=f, stderr=err)
     else:
-        rc = subprocess.call(['bash', '-o', 'pipefail', '-c', cmd], stdout=f)
+        p = subprocess.Popen(['bash', '-o', 'pipefail', '-c', cmd], stdout=f)
+    _, status, ru = os.wait4(p.pid, 0)
+    p.returncode = rc = os.waitstatus_to_exitcode(status)
 wall = time.monotonic() - t0
-ru = resource.getrusage(resource.RUSAGE_CHILDREN)
 print('%s %.3f %d %d %.3f' % (name, wall, ru.ru_maxrss, rc, ru.ru_utime + ru.ru_stime))
 PY
 }
