@@ -291,7 +291,7 @@ static void arrive(struct vcpu_state *v, const struct tb_info *tb)
 			return;
 		}
 	}
-	rv_tracker_arrive(t, tb->pc);
+	rv_tracker_arrive_slow(t, tb->pc); /* tb_enter took the local case */
 }
 
 /* charge_tb for blocks that hold a function start, and in raw mode. */

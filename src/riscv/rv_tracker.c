@@ -56,7 +56,7 @@ static void static_jump(struct rv_tracker *t, uint64_t from, uint64_t to, uint8_
 		cs_jump(t->cs, from, to);
 }
 
-void rv_tracker_arrive(struct rv_tracker *t, uint64_t pc)
+void rv_tracker_arrive_slow(struct rv_tracker *t, uint64_t pc)
 {
 	if (!t->started) {
 		struct cs_seed_frame f = { pc, 0, CS_NO_RETADDR, 0 };

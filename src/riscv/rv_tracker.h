@@ -67,14 +67,15 @@ static inline int rv_tracker_must_arrive(const struct rv_tracker *t, uint64_t pc
 	return t->flow != RV_FLOW_NONE || pc != t->expect;
 }
 
-/* Execution arrives at PC (start of a block or of an instruction).  The first arrival
+/* Execution arrives at PC (start of a block or of an instruction), every case; hosts
+ * call rv_tracker_arrive (below), which takes the local one inline.  The first arrival
  * seeds the stack with PC's function. */
-void rv_tracker_arrive(struct rv_tracker *t, uint64_t pc);
+void rv_tracker_arrive_slow(struct rv_tracker *t, uint64_t pc);
 
-/* rv_tracker_arrive's most common case, inline: a static branch or jump that stays in its
- * function arriving where it leads (taken, or a branch not taken) leaves the stack as it
- * is.  Returns 1 if that was the case (the exit is resolved), 0 if the host must call
- * rv_tracker_arrive. */
+/* The most common arrival, inline: a static branch or jump that stays in its function
+ * arriving where it leads (taken, or a branch not taken) leaves the stack as it is.
+ * Returns 1 if that was the case (the exit is resolved), 0 if rv_tracker_arrive_slow
+ * must resolve it. */
 static inline int rv_tracker_arrive_local(struct rv_tracker *t, uint64_t pc)
 {
 	if ((t->flow == RV_FLOW_BRANCH || t->flow == RV_FLOW_JUMP) && t->cross == RV_SAME_FUNC &&
@@ -83,6 +84,13 @@ static inline int rv_tracker_arrive_local(struct rv_tracker *t, uint64_t pc)
 		return 1;
 	}
 	return 0;
+}
+
+/* An arrival at PC (rv_tracker_arrive_slow's rules), the local case first. */
+static inline void rv_tracker_arrive(struct rv_tracker *t, uint64_t pc)
+{
+	if (!rv_tracker_arrive_local(t, pc))
+		rv_tracker_arrive_slow(t, pc);
 }
 
 /* The block just charged ends with the instruction at PC (decoded as INSN).  CROSS is

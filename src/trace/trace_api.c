@@ -293,7 +293,7 @@ static inline unsigned step_with(struct tephra_trace *t, uint64_t pc, const stru
 {
 	sync_plain(t);
 	struct trace_thread *th = &t->threads[t->cur];
-	if (rv_tracker_must_arrive(&th->trk, pc) && !rv_tracker_arrive_local(&th->trk, pc))
+	if (rv_tracker_must_arrive(&th->trk, pc))
 		rv_tracker_arrive(&th->trk, pc);
 	if (d->starts_func)
 		rv_tracker_func_start(&th->trk, pc);
