@@ -197,14 +197,14 @@ int export_granularity_parse(const char *name, const char *who)
 	return -1;
 }
 
-int export_format_write(const struct export_profile *p, enum export_format f, const char *path,
+int export_format_write(struct export_profile *p, enum export_format f, const char *path,
 			const char *name, int64_t time_nanos, const char *who)
 {
 	struct export_write_options wo = { time_nanos, 0, EXPORT_GRANULARITY_ADDRESSES };
 	return export_format_write_with(p, f, path, name, &wo, who);
 }
 
-int export_format_write_with(const struct export_profile *p, enum export_format f,
+int export_format_write_with(struct export_profile *p, enum export_format f,
 			     const char *path, const char *name,
 			     const struct export_write_options *wo, const char *who)
 {

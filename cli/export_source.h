@@ -89,13 +89,13 @@ int export_format_parse(const char *name, int with_folded, const char *who);
 /* STEM with the usual file name ending of format F ("grind" → "grind.pb.gz"); malloc'd. */
 char *export_format_file_name(enum export_format f, const char *stem);
 /* Writes P as F (not folded) to PATH ("-": standard output); NAME names the profile
- * (speedscope), TIME_NANOS when it was taken (0: unknown).  Returns 0, or 1 having
- * printed the error. */
-int export_format_write(const struct export_profile *p, enum export_format f, const char *path,
+ * (speedscope), TIME_NANOS when it was taken (0: unknown).  speedscope consumes P's
+ * kept samples (export_write_speedscope).  Returns 0, or 1 having printed the error. */
+int export_format_write(struct export_profile *p, enum export_format f, const char *path,
 			const char *name, int64_t time_nanos, const char *who);
 /* The same with the writers' options WO (pprof's granularity: `export --granularity`). */
 struct export_write_options;
-int export_format_write_with(const struct export_profile *p, enum export_format f,
+int export_format_write_with(struct export_profile *p, enum export_format f,
 			     const char *path, const char *name,
 			     const struct export_write_options *wo, const char *who);
 /* --granularity's value ("addresses" or "functions"), or -1 having printed why. */

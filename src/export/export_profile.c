@@ -140,7 +140,7 @@ static void sink_stack_total(void *ctx, uint32_t id, uint64_t weight, uint64_t s
 }
 
 #define SAMPLE_BLOCK (256 * 1024)
-#define SAMPLE_MAX_BYTES (2 * EXPORT_VARINT_MAX)
+#define SAMPLE_MAX_BYTES (2 * VARINT_MAX)
 
 static void sink_sample(void *ctx, uint32_t stack, uint64_t weight, uint64_t time)
 {
@@ -153,8 +153,8 @@ static void sink_sample(void *ctx, uint32_t stack, uint64_t weight, uint64_t tim
 		p->nr_sample_blocks = ++n;
 	}
 	struct export_sample_block *b = &p->sample_blocks[n - 1];
-	b->len += export_varint_put(b->bytes + b->len, stack);
-	b->len += export_varint_put(b->bytes + b->len, export_zigzag(weight - p->last_weight));
+	b->len += varint_put(b->bytes + b->len, stack);
+	b->len += varint_put(b->bytes + b->len, zigzag(weight - p->last_weight));
 	p->last_weight = weight;
 	p->nr_samples++;
 }
@@ -169,10 +169,29 @@ int export_sample_next(const struct export_profile *p, struct export_sample_curs
 	if (c->block >= p->nr_sample_blocks)
 		return 0;
 	const uint8_t *bytes = p->sample_blocks[c->block].bytes;
-	s->stack = (uint32_t)export_varint_get(bytes, &c->pos);
-	c->weight += export_unzigzag(export_varint_get(bytes, &c->pos));
+	s->stack = (uint32_t)varint_get(bytes, &c->pos);
+	c->weight += unzigzag(varint_get(bytes, &c->pos));
 	s->weight = c->weight;
 	return 1;
+}
+
+int export_sample_take(struct export_profile *p, struct export_sample_cursor *c,
+		       struct export_sample *s)
+{
+	if (c->block < p->nr_sample_blocks && c->pos >= p->sample_blocks[c->block].len) {
+		free(p->sample_blocks[c->block].bytes);
+		p->sample_blocks[c->block] = (struct export_sample_block){ NULL, 0 };
+		c->block++;
+		c->pos = 0;
+	}
+	if (c->block >= p->nr_sample_blocks) {
+		free(p->sample_blocks);
+		p->sample_blocks = NULL;
+		p->nr_sample_blocks = p->cap_sample_blocks = 0;
+		c->block = c->pos = 0;
+		return 0;
+	}
+	return export_sample_next(p, c, s);
 }
 
 struct export_profile *export_profile_new(int keep_samples)

@@ -16,6 +16,7 @@
 
 #include "base/error.h"
 #include "base/hashmap.h"
+#include "base/varint.h"
 #include "export/export_sink.h"
 
 #define EXPORT_NONE UINT32_MAX
@@ -106,47 +107,8 @@ static inline const char *export_string(const struct export_profile *p, uint32_t
 	return (const char *)hashmap_entry(&p->strings, id)->key;
 }
 
-/* The kept samples' encoding: LEB128 varints, weight differences zigzagged (small
- * either way; the difference wraps modulo 2^64).  export_varint_put writes at most
- * EXPORT_VARINT_MAX bytes. */
-#define EXPORT_VARINT_MAX 10
-static inline size_t export_varint_put(uint8_t *bytes, uint64_t v)
-{
-	size_t n = 0;
-	while (v >= 0x80) {
-		bytes[n++] = (uint8_t)(v | 0x80);
-		v >>= 7;
-	}
-	bytes[n++] = (uint8_t)v;
-	return n;
-}
-static inline size_t export_varint_len(uint64_t v)
-{
-	size_t n = 1;
-	while (v >= 0x80) {
-		v >>= 7;
-		n++;
-	}
-	return n;
-}
-static inline uint64_t export_varint_get(const uint8_t *bytes, size_t *pos)
-{
-	uint64_t v = 0;
-	for (unsigned shift = 0;; shift += 7) {
-		uint8_t b = bytes[(*pos)++];
-		v |= (uint64_t)(b & 0x7f) << shift;
-		if (!(b & 0x80))
-			return v;
-	}
-}
-static inline uint64_t export_zigzag(uint64_t d)
-{
-	return (d << 1) ^ (uint64_t)-(int64_t)(d >> 63);
-}
-static inline uint64_t export_unzigzag(uint64_t z)
-{
-	return (z >> 1) ^ (uint64_t)-(int64_t)(z & 1);
-}
+/* The kept samples' encoding: base/varint.h's varints, weight differences zigzagged
+ * (small either way; the difference wraps modulo 2^64). */
 
 /* Reading the kept samples in order: a cursor starts zeroed; each call fills *S with
  * the next sample and returns 1, or returns 0 after the last. */
@@ -155,6 +117,11 @@ struct export_sample_cursor {
 	uint64_t weight;
 };
 int export_sample_next(const struct export_profile *p, struct export_sample_cursor *c,
+		       struct export_sample *s);
+/* export_sample_next for a writer that reads the samples once and keeps them another
+ * way: each block of them is freed once read past, all of them by the 0 return, so
+ * that the two copies do not add up.  P keeps its stacks and totals. */
+int export_sample_take(struct export_profile *p, struct export_sample_cursor *c,
 		       struct export_sample *s);
 
 /* Total weight and samples of all stacks. */

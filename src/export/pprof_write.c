@@ -10,26 +10,15 @@
 #include <string.h>
 
 #include "base/strbuf.h"
+#include "base/varint.h"
 #include "base/xalloc.h"
 #include "export/export_write.h"
 
 enum { WIRE_VARINT = 0, WIRE_LEN = 2 };
 
-static void put_varint(struct strbuf *b, uint64_t v)
-{
-	uint8_t tmp[10];
-	size_t n = 0;
-	while (v >= 0x80) {
-		tmp[n++] = (uint8_t)(v | 0x80);
-		v >>= 7;
-	}
-	tmp[n++] = (uint8_t)v;
-	strbuf_add(b, tmp, n);
-}
-
 static void put_tag(struct strbuf *b, unsigned field, unsigned wire)
 {
-	put_varint(b, (uint64_t)field << 3 | wire);
+	varint_add(b, (uint64_t)field << 3 | wire);
 }
 
 /* A varint field; proto3 leaves zero values out. */
@@ -38,13 +27,13 @@ static void put_uint(struct strbuf *b, unsigned field, uint64_t v)
 	if (!v)
 		return;
 	put_tag(b, field, WIRE_VARINT);
-	put_varint(b, v);
+	varint_add(b, v);
 }
 
 static void put_bytes(struct strbuf *b, unsigned field, const void *data, size_t len)
 {
 	put_tag(b, field, WIRE_LEN);
-	put_varint(b, len);
+	varint_add(b, len);
 	strbuf_add(b, data, len);
 }
 
@@ -128,12 +117,12 @@ static void encode(const struct export_profile *p, const struct export_write_opt
 	for (size_t i = 0; i < nr_order; i++) {
 		const struct export_stack *s = &p->stacks[order[i]];
 		for (size_t k = s->n_frames; k-- > 0;)
-			put_varint(&sub2, (uint64_t)p->stack_frames[s->first_frame + k] + 1);
+			varint_add(&sub2, (uint64_t)p->stack_frames[s->first_frame + k] + 1);
 		if (sub2.len)
 			put_message(&sub, 1, &sub2);
-		put_varint(&sub2, p->has_sample_counts ? s->samples : s->weight);
+		varint_add(&sub2, p->has_sample_counts ? s->samples : s->weight);
 		if (p->has_sample_counts)
-			put_varint(&sub2, s->weight);
+			varint_add(&sub2, s->weight);
 		put_message(&sub, 2, &sub2);
 		if (s->thread != EXPORT_NONE && s->thread < p->nr_threads) {
 			const struct export_thread *t = &p->threads[s->thread];

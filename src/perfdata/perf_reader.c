@@ -702,6 +702,19 @@ const struct perf_reader_stats *perf_reader_stats(const struct perf_reader *r)
 	return &r->stats;
 }
 
+/* Every record delivered: the window and the queues go now, not at close, so that
+ * what the caller builds after the reading (an export's tables) does not add to them. */
+static void drop_buffers(struct perf_reader *r)
+{
+	perf_ordered_queue_release(&r->queue);
+	free(r->ready);
+	r->ready = NULL;
+	r->ready_head = r->ready_len = r->ready_cap = 0;
+	free(r->win);
+	r->win = NULL;
+	r->win_cap = r->win_len = 0;
+}
+
 int perf_reader_next(struct perf_reader *r, struct perf_event *ev, struct tephra_error *err)
 {
 	const struct perf_queued_record *q;
@@ -718,8 +731,10 @@ int perf_reader_next(struct perf_reader *r, struct perf_event *ev, struct tephra
 		while (r->ready_head == r->ready_len && !r->queue.due) {
 			int rc;
 
-			if (r->at_eof)
+			if (r->at_eof) {
+				drop_buffers(r);
 				return 0;
+			}
 			rc = pump_lenient(r, &r->saved_err);
 			if (rc < 0)
 				goto fail;

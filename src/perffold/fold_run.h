@@ -8,6 +8,7 @@
 
 #include "base/hashmap.h"
 #include "base/strbuf.h"
+#include "perffold/fold_pending.h"
 #include "perffold/fold_roots.h"
 #include "perffold/perf_fold.h"
 #include "session/perf_session.h"
@@ -61,14 +62,13 @@ struct fold_run {
 	/* perf_fold_file names (and classifies, for the quality block) new stacks later
 	 * while symbols are still being loaded on other threads (symbol_store_loading:
 	 * the kernel's, and the objects and inline chains of new frames it hands to the
-	 * store's worker), so that reading records overlaps that: per pending stack, in
-	 * creation order, [stack index, root, n, then its addr_key's 2n words]. */
+	 * store's worker), so that reading records overlaps that (the stacks waiting:
+	 * pending). */
 	int defer_names;
 	int demangle_full;       /* default names: symbols are read mangled and demangled
 				  * here with their parameter lists */
 	uint64_t *prefetched;    /* prefetch_objects' filter (PREFETCH_FILTER tags) */
-	uint64_t *pending;
-	size_t nr_pending, cap_pending;   /* in words */
+	struct fold_pending pending;
 	/* o->export: per stack its sample count; the roots told to the sink so far */
 	uint32_t threads_told;
 	/* o->export on a recording whose frames are all named without DWARF (nothing to

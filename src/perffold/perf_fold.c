@@ -429,30 +429,9 @@ static void name_stack(struct fold_run *r, size_t i, uint32_t root, const uint64
  * classes and frame ids come out as they would have without deferring). */
 static void name_pending(struct fold_run *r)
 {
-	for (size_t w = 0; w < r->nr_pending;) {
-		const uint64_t *p = r->pending + w;
-		size_t n = (size_t)(uint32_t)p[2];
-		name_stack(r, (size_t)p[0], (uint32_t)p[1], p + 3, n, (unsigned)(p[2] >> 32));
-		w += 3 + 2 * n;
-	}
-	r->nr_pending = 0;
-}
-
-static void defer_stack(struct fold_run *r, size_t i, uint32_t root, const uint64_t *addr_key,
-			size_t n, unsigned flags)
-{
-	size_t words = 3 + 2 * n;
-	if (r->nr_pending + words > r->cap_pending) {
-		while (r->nr_pending + words > r->cap_pending)
-			r->cap_pending = r->cap_pending ? r->cap_pending * 2 : 1 << 16;
-		r->pending = xrealloc(r->pending, r->cap_pending * sizeof(*r->pending));
-	}
-	uint64_t *p = r->pending + r->nr_pending;
-	p[0] = i;
-	p[1] = root;
-	p[2] = n | (uint64_t)flags << 32;
-	memcpy(p + 3, addr_key, 2 * n * sizeof(*addr_key));
-	r->nr_pending += words;
+	struct fold_pending_stack st;
+	while (fold_pending_take(&r->pending, &st))
+		name_stack(r, st.index, st.root, st.addr_key, st.n, st.flags);
 }
 
 /* Hands the objects and frames of a new stack to the symbol store's workers, to be
@@ -531,7 +510,8 @@ static size_t sample_stack(struct fold_run *r, const struct perf_session_sample 
 		unsigned flags = r->quality ? stack_quality_chain_flags(ps->desc, ps->sample,
 									ps->unwound, r->max_stack) : 0;
 		if (defer)
-			defer_stack(r, i, (uint32_t)r->key[0], r->addr_key, n, flags);
+			fold_pending_add(&r->pending, &(struct fold_pending_stack){
+				i, (uint32_t)r->key[0], flags, r->addr_key, n });
 		else
 			name_stack(r, i, (uint32_t)r->key[0], r->addr_key, n, flags);
 	}
@@ -665,7 +645,7 @@ static void run_release(struct fold_run *r)
 	free(r->root_frames);
 	free(r->cb_frames);
 	free(r->cb_ids);
-	free(r->pending);
+	fold_pending_release(&r->pending);
 	free(r->prefetched);
 	free(r->export_log);
 	strbuf_release(&r->sb);

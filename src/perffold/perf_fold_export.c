@@ -177,9 +177,7 @@ uint64_t *fold_run_export_after_reading(struct fold_run *r)
 		weights[i] = hashmap_entry(&r->stacks, i)->value;
 	hashmap_release(&r->stacks);
 	hashmap_init(&r->stacks);
-	free(r->pending);
-	r->pending = NULL;
-	r->nr_pending = r->cap_pending = 0;
+	fold_pending_release(&r->pending);
 	replay(r);
 	return weights;
 }

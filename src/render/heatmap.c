@@ -7,6 +7,7 @@
 
 #include "base/hashmap.h"
 #include "base/strbuf.h"
+#include "base/varint.h"
 #include "base/xalloc.h"
 #include "export/export_write.h"
 #include "fold/fold_table.h"
@@ -46,25 +47,10 @@ void heatmap_free(struct heatmap *h)
 	free(h);
 }
 
-static void put_varint(struct strbuf *sb, uint64_t v)
-{
-	char b[10];
-	size_t n = 0;
-	do {
-		b[n] = (char)(v & 0x7f);
-		v >>= 7;
-		if (v)
-			b[n] |= (char)0x80;
-		n++;
-	} while (v);
-	strbuf_add(sb, b, n);
-}
-
 /* Signed difference NOW - BEFORE as a zigzag varint (small either way). */
 static void put_delta(struct strbuf *sb, uint64_t now, uint64_t before)
 {
-	uint64_t z = now >= before ? (now - before) << 1 : ((before - now) << 1) - 1;
-	put_varint(sb, z);
+	varint_add(sb, zigzag(now - before));
 }
 
 static uint32_t node_of(struct heatmap *h, uint32_t parent1, uint32_t frame)
@@ -94,7 +80,7 @@ static void add_sample(void *ctx, const char *const *frames, size_t n, uint64_t 
 	if (!h->samples)
 		h->first_time = h->prev_time = time;
 	put_delta(&h->times, time, h->prev_time);
-	put_varint(&h->stacks, node1);
+	varint_add(&h->stacks, node1);
 	put_delta(&h->weights, weight, h->prev_weight);
 	h->prev_time = time;
 	h->prev_weight = weight;
@@ -206,8 +192,8 @@ int heatmap_write_html(const struct heatmap *h, const struct heatmap_opts *o, FI
 	/* the node table as varints too: parent + 1, frame id */
 	struct strbuf nodes = STRBUF_INIT;
 	for (size_t i = 0; i < h->nr_nodes; i++) {
-		put_varint(&nodes, h->node_parent[i]);
-		put_varint(&nodes, h->node_frame[i]);
+		varint_add(&nodes, h->node_parent[i]);
+		varint_add(&nodes, h->node_frame[i]);
 	}
 	fprintf(out, "],\n\"nr_nodes\":%zu,\"nodes\":", h->nr_nodes);
 	put_base64(out, &nodes);
