@@ -361,8 +361,6 @@ static inline void leave_tb(struct vcpu_state *v, const struct tb_info *tb)
 	}
 }
 
-/* tb_exec for the common case, chosen at translation: no pc dump, budget, checkpoint or
- * raw mode, and no function start inside the block. */
 /* What every block does first: settle the previous block if a fault may have cut it
  * short, arrive here, and become the previous block.  A branch or jump inside one
  * function arriving where it leads needs nothing more (it cannot be the re-execution
@@ -380,6 +378,8 @@ static inline __attribute__((always_inline)) void tb_enter(struct vcpu_state *v,
 	v->prev_trap_span = tb->trap_span;
 }
 
+/* tb_exec for the common case, chosen at translation: no pc dump, budget, checkpoint or
+ * raw mode, and no function start inside the block. */
 static void tb_exec_plain(unsigned int vcpu, void *udata)
 {
 	const struct tb_info *tb = udata;

@@ -139,59 +139,57 @@ static void sink_stack_total(void *ctx, uint32_t id, uint64_t weight, uint64_t s
 	}
 }
 
-#define SAMPLE_BLOCK (256 * 1024)
-#define SAMPLE_MAX_BYTES (2 * VARINT_MAX)
+void export_samples_add(struct export_samples *s, uint32_t stack, uint64_t weight)
+{
+	uint8_t *b = byte_blocks_room(&s->bytes, 2 * VARINT_MAX);
+	size_t n = varint_put(b, stack);
+	n += varint_put(b + n, zigzag(weight - s->last_weight));
+	byte_blocks_used(&s->bytes, n);
+	s->last_weight = weight;
+	s->total += weight;
+	s->nr++;
+}
 
 static void sink_sample(void *ctx, uint32_t stack, uint64_t weight, uint64_t time)
 {
 	struct export_profile *p = ctx;
 	(void)time; /* the order says it */
-	size_t n = p->nr_sample_blocks;
-	if (!n || p->sample_blocks[n - 1].len > SAMPLE_BLOCK - SAMPLE_MAX_BYTES) {
-		GROW(p->sample_blocks, n, p->cap_sample_blocks, n + 1);
-		p->sample_blocks[n] = (struct export_sample_block){ xmalloc(SAMPLE_BLOCK), 0 };
-		p->nr_sample_blocks = ++n;
-	}
-	struct export_sample_block *b = &p->sample_blocks[n - 1];
-	b->len += varint_put(b->bytes + b->len, stack);
-	b->len += varint_put(b->bytes + b->len, zigzag(weight - p->last_weight));
-	p->last_weight = weight;
-	p->nr_samples++;
+	export_samples_add(&p->samples, stack, weight);
 }
 
-int export_sample_next(const struct export_profile *p, struct export_sample_cursor *c,
-		       struct export_sample *s)
+/* The sample at BYTES + C's position. */
+static int read_sample(const uint8_t *bytes, struct export_sample_cursor *c,
+		       struct export_sample *out)
 {
-	if (c->block < p->nr_sample_blocks && c->pos >= p->sample_blocks[c->block].len) {
-		c->block++;
-		c->pos = 0;
-	}
-	if (c->block >= p->nr_sample_blocks)
+	if (!bytes)
 		return 0;
-	const uint8_t *bytes = p->sample_blocks[c->block].bytes;
-	s->stack = (uint32_t)varint_get(bytes, &c->pos);
-	c->weight += unzigzag(varint_get(bytes, &c->pos));
-	s->weight = c->weight;
+	out->stack = (uint32_t)varint_get(bytes, &c->at.pos);
+	c->weight += unzigzag(varint_get(bytes, &c->at.pos));
+	out->weight = c->weight;
 	return 1;
 }
 
-int export_sample_take(struct export_profile *p, struct export_sample_cursor *c,
-		       struct export_sample *s)
+int export_samples_next(const struct export_samples *s, struct export_sample_cursor *c,
+			struct export_sample *out)
 {
-	if (c->block < p->nr_sample_blocks && c->pos >= p->sample_blocks[c->block].len) {
-		free(p->sample_blocks[c->block].bytes);
-		p->sample_blocks[c->block] = (struct export_sample_block){ NULL, 0 };
-		c->block++;
-		c->pos = 0;
+	return read_sample(byte_blocks_next(&s->bytes, &c->at), c, out);
+}
+
+int export_samples_take(struct export_samples *s, struct export_sample_cursor *c,
+			struct export_sample *out)
+{
+	const uint8_t *bytes = byte_blocks_take(&s->bytes, &c->at);
+	if (!bytes) {
+		*s = (struct export_samples){ 0 };
+		c->weight = 0;
 	}
-	if (c->block >= p->nr_sample_blocks) {
-		free(p->sample_blocks);
-		p->sample_blocks = NULL;
-		p->nr_sample_blocks = p->cap_sample_blocks = 0;
-		c->block = c->pos = 0;
-		return 0;
-	}
-	return export_sample_next(p, c, s);
+	return read_sample(bytes, c, out);
+}
+
+void export_samples_release(struct export_samples *s)
+{
+	byte_blocks_release(&s->bytes);
+	*s = (struct export_samples){ 0 };
 }
 
 struct export_profile *export_profile_new(int keep_samples)
@@ -224,9 +222,7 @@ void export_profile_free(struct export_profile *p)
 	free(p->lines);
 	free(p->stacks);
 	free(p->stack_frames);
-	for (size_t i = 0; i < p->nr_sample_blocks; i++)
-		free(p->sample_blocks[i].bytes);
-	free(p->sample_blocks);
+	export_samples_release(&p->samples);
 	free(p);
 }
 

@@ -6,7 +6,7 @@
  * o->export) or from folded text (names only), and read by the writers (pprof,
  * speedscope, callgrind, the report).  Frames, functions, mappings and strings are
  * interned, so memory grows with unique stacks and frames, and with samples only when
- * they are kept (a byte stream, about 4 bytes each: see export_sample_next). */
+ * they are kept (a byte stream, about 4 bytes each: struct export_samples). */
 #ifndef TEPHRA_EXPORT_EXPORT_PROFILE_H
 #define TEPHRA_EXPORT_EXPORT_PROFILE_H
 
@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "base/byte_blocks.h"
 #include "base/error.h"
 #include "base/hashmap.h"
 #include "base/varint.h"
@@ -59,10 +60,32 @@ struct export_sample {
 	uint64_t weight;
 };
 
-struct export_sample_block {
-	uint8_t *bytes;
-	size_t len;
+/* Samples in time order as varints in byte blocks (base/byte_blocks.h): the stack id,
+ * then the weight's difference from the previous sample's, zigzagged; a recording's
+ * periods barely change, so a sample takes about 4 bytes instead of 12.  Starts
+ * zeroed. */
+struct export_samples {
+	struct byte_blocks bytes;
+	size_t nr;             /* samples */
+	uint64_t total;        /* their weights' sum */
+	uint64_t last_weight;  /* the last one's, for the next difference */
 };
+void export_samples_add(struct export_samples *s, uint32_t stack, uint64_t weight);
+void export_samples_release(struct export_samples *s);
+
+/* Reading them in order: a cursor starts zeroed; each call fills *OUT with the next
+ * sample and returns 1, or returns 0 after the last. */
+struct export_sample_cursor {
+	struct byte_cursor at;
+	uint64_t weight;
+};
+int export_samples_next(const struct export_samples *s, struct export_sample_cursor *c,
+			struct export_sample *out);
+/* export_samples_next for a reader that keeps them another way: each block is freed
+ * once read past, all of them by the 0 return (S is then empty), so that the two
+ * copies do not add up. */
+int export_samples_take(struct export_samples *s, struct export_sample_cursor *c,
+			struct export_sample *out);
 
 struct export_profile {
 	char *event;            /* what the weights count (NULL: folded text, no unit) */
@@ -77,19 +100,12 @@ struct export_profile {
 	struct export_loc_line *lines;
 	struct export_stack *stacks;
 	uint32_t *stack_frames;
-	/* the kept samples, in time order, as a stream of varints: the stack id, then the
-	 * weight's difference from the previous sample's (zigzag); a recording's
-	 * periods barely change, so a sample takes about 4 bytes instead of 8, and the
-	 * samples are what grows with the recording (read with export_sample_next).
-	 * In fixed blocks, never copied: a doubling array's copies leave freed
-	 * memory behind that still counts in the peak RSS. */
-	struct export_sample_block *sample_blocks;
+	/* keep_samples: every sample, in time order (what grows with the recording) */
+	struct export_samples samples;
 	int keep_samples;
-	uint64_t last_weight;         /* the previous sample's, while adding */
-	size_t nr_threads, nr_locs, nr_lines, nr_stacks, nr_stack_frames, nr_samples;
-	size_t nr_sample_blocks;
+	size_t nr_threads, nr_locs, nr_lines, nr_stacks, nr_stack_frames;
 	size_t cap_threads, cap_funcs, cap_maps, cap_locs, cap_lines, cap_stacks,
-	       cap_stack_frames, cap_sample_blocks;
+	       cap_stack_frames;
 	struct hashmap folded_names;  /* folded text: frame name → location id */
 	struct hashmap folded_stacks; /* named stacks: thread, location ids → stack id */
 };
@@ -106,23 +122,6 @@ static inline const char *export_string(const struct export_profile *p, uint32_t
 {
 	return (const char *)hashmap_entry(&p->strings, id)->key;
 }
-
-/* The kept samples' encoding: base/varint.h's varints, weight differences zigzagged
- * (small either way; the difference wraps modulo 2^64). */
-
-/* Reading the kept samples in order: a cursor starts zeroed; each call fills *S with
- * the next sample and returns 1, or returns 0 after the last. */
-struct export_sample_cursor {
-	size_t block, pos;
-	uint64_t weight;
-};
-int export_sample_next(const struct export_profile *p, struct export_sample_cursor *c,
-		       struct export_sample *s);
-/* export_sample_next for a writer that reads the samples once and keeps them another
- * way: each block of them is freed once read past, all of them by the 0 return, so
- * that the two copies do not add up.  P keeps its stacks and totals. */
-int export_sample_take(struct export_profile *p, struct export_sample_cursor *c,
-		       struct export_sample *s);
 
 /* Total weight and samples of all stacks. */
 uint64_t export_profile_total(const struct export_profile *p);

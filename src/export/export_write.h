@@ -33,7 +33,7 @@ int export_write_callgrind(const struct export_profile *p, FILE *out, struct tep
 
 /* speedscope's file format: one sampled profile per thread, samples in time order
  * (P made with keep_samples; without threads, folded text: one profile of its stacks),
- * NAME the file's.  P's kept samples are consumed (export_sample_take): they are
+ * NAME the file's.  P's kept samples are consumed (export_samples_take): they are
  * regrouped by thread as they are freed.  Returns 0, or -1 with ERR. */
 int export_write_speedscope(struct export_profile *p, const char *name, FILE *out,
 			    struct tephra_error *err);

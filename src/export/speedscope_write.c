@@ -115,54 +115,6 @@ static void profile_head(FILE *out, int first, const char *unit, uint64_t end)
 		",\"name\":", first ? "" : ",\n", unit, end);
 }
 
-/* One thread's samples, regrouped: chunks of export_profile's encoding, growing from
- * 1 KB (recordings with thousands of threads) to the size of export_profile's blocks,
- * so that a chunk of a busy thread takes the place of a block just freed. */
-#define GROUP_CHUNK_MIN 1024
-#define GROUP_CHUNK_MAX (256 * 1024)
-struct group_chunk {
-	struct group_chunk *next;
-	size_t len, cap;
-	uint8_t bytes[];
-};
-struct group_bytes {
-	struct group_chunk *head, *tail;
-	uint64_t last;  /* the weight before, for the next delta */
-	uint64_t end;   /* the weights' sum */
-};
-
-static void group_put(struct group_bytes *g, uint32_t stack, uint64_t weight)
-{
-	struct group_chunk *c = g->tail;
-	if (!c || c->cap - c->len < 2 * VARINT_MAX) {
-		size_t size = c && c->cap + sizeof(*c) < GROUP_CHUNK_MAX ? 2 * (c->cap + sizeof(*c))
-			      : c ? GROUP_CHUNK_MAX : GROUP_CHUNK_MIN;
-		struct group_chunk *n = xmalloc(size);
-		n->next = NULL;
-		n->len = 0;
-		n->cap = size - sizeof(*n);
-		if (c)
-			c->next = n;
-		else
-			g->head = n;
-		g->tail = c = n;
-	}
-	c->len += varint_put(c->bytes + c->len, stack);
-	c->len += varint_put(c->bytes + c->len, zigzag(weight - g->last));
-	g->last = weight;
-	g->end += weight;
-}
-
-static void group_free(struct group_bytes *g)
-{
-	while (g->head) {
-		struct group_chunk *c = g->head;
-		g->head = c->next;
-		free(c);
-	}
-	g->tail = NULL;
-}
-
 int export_write_speedscope(struct export_profile *p, const char *name, FILE *out,
 			    struct tephra_error *err)
 {
@@ -215,18 +167,20 @@ int export_write_speedscope(struct export_profile *p, const char *name, FILE *ou
 		}
 		size_t ng = hashmap_count(&by_tid);
 		hashmap_release(&by_tid);
-		/* Regrouped by thread in time order, encoded as export_profile keeps them
-		 * (about 4 bytes a sample; a sorted array of (stack, weight) took 16: 68 MB
-		 * for 4.2 M samples), into chunks per thread made as P's blocks are freed:
-		 * one copy of the samples at a time (both together were this writer's peak). */
-		struct group_bytes *gb = xcalloc(ng, sizeof(*gb));
-		struct export_sample_cursor cur = { 0, 0, 0 };
+		/* Regrouped by thread in time order, in streams like P's (about 4 bytes a
+		 * sample; a sorted array of (stack, weight) took 16: 68 MB for 4.2 M
+		 * samples), filled as P's blocks are freed: one copy of the samples at a
+		 * time (both together were this writer's peak). */
+		struct export_samples *by_thread = xcalloc(ng, sizeof(*by_thread));
+		struct export_sample_cursor cur = { { 0, 0 }, 0 };
 		struct export_sample smp;
-		while (export_sample_take(p, &cur, &smp))
-			group_put(&gb[group[p->stacks[smp.stack].thread]], smp.stack, smp.weight);
+		while (export_samples_take(&p->samples, &cur, &smp))
+			export_samples_add(&by_thread[group[p->stacks[smp.stack].thread]], smp.stack,
+					   smp.weight);
 		int first = 1;
 		for (size_t t = 0; t < ng; t++) {
-			if (!gb[t].head)
+			struct export_samples *ts = &by_thread[t];
+			if (!ts->nr)
 				continue;
 			const struct export_thread *th = &p->threads[named[t]];
 			char label[64];
@@ -234,7 +188,7 @@ int export_write_speedscope(struct export_profile *p, const char *name, FILE *ou
 				snprintf(label, sizeof(label), " (%" PRId32 "/%" PRId32 ")", th->pid, th->tid);
 			else /* a process's threads merged (grind) */
 				snprintf(label, sizeof(label), " (%" PRId32 ")", th->pid);
-			profile_head(out, first, unit, gb[t].end);
+			profile_head(out, first, unit, ts->total);
 			first = 0;
 			const struct hashmap_entry *c = hashmap_entry(&p->strings, th->comm);
 			struct strbuf thread_name = STRBUF_INIT;
@@ -243,28 +197,20 @@ int export_write_speedscope(struct export_profile *p, const char *name, FILE *ou
 			export_json_string(out, thread_name.buf, thread_name.len);
 			strbuf_release(&thread_name);
 			fputs(",\"samples\":[", out);
-			int comma = 0;
-			for (const struct group_chunk *ch = gb[t].head; ch; ch = ch->next)
-				for (size_t k = 0; k < ch->len; comma = 1) {
-					write_stack(w, comma, p, &st, (uint32_t)varint_get(ch->bytes, &k));
-					(void)varint_get(ch->bytes, &k);
-				}
+			cur = (struct export_sample_cursor){ { 0, 0 }, 0 };
+			for (int comma = 0; export_samples_next(ts, &cur, &smp); comma = 1)
+				write_stack(w, comma, p, &st, smp.stack);
 			bulk_put(w, WEIGHTS_KEY, sizeof(WEIGHTS_KEY) - 1);
-			uint64_t weight = 0;
-			comma = 0;
-			for (const struct group_chunk *ch = gb[t].head; ch; ch = ch->next)
-				for (size_t k = 0; k < ch->len; comma = 1) {
-					(void)varint_get(ch->bytes, &k);
-					weight += unzigzag(varint_get(ch->bytes, &k));
-					put_u64(w, comma, weight);
-				}
-			group_free(&gb[t]);
+			cur = (struct export_sample_cursor){ { 0, 0 }, 0 };
+			for (int comma = 0; export_samples_next(ts, &cur, &smp); comma = 1)
+				put_u64(w, comma, smp.weight);
+			export_samples_release(ts);
 			bulk_put(w, "]}", 2);
 			bulk_flush(w);
 		}
 		free(group);
 		free(named);
-		free(gb);
+		free(by_thread);
 	}
 	strbuf_release(&st.text);
 	free(st.span);

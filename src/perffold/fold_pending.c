@@ -1,4 +1,4 @@
-/* fold_pending.c - deferred stacks as varints in chunks (see fold_pending.h). */
+/* fold_pending.c - deferred stacks as varints in byte blocks (see fold_pending.h). */
 #include "perffold/fold_pending.h"
 
 #include <stdlib.h>
@@ -6,37 +6,9 @@
 #include "base/varint.h"
 #include "base/xalloc.h"
 
-#define CHUNK_BYTES ((size_t)1 << 19) /* 512 KB: one malloc per ~4000 typical stacks */
-
-struct fold_pending_chunk {
-	struct fold_pending_chunk *next;
-	size_t len, cap;
-	uint8_t bytes[];
-};
-
-/* Room for NEED bytes at the end of the last chunk. */
-static struct fold_pending_chunk *room(struct fold_pending *p, size_t need)
-{
-	struct fold_pending_chunk *c = p->tail;
-	if (c && c->cap - c->len >= need)
-		return c;
-	size_t cap = need > CHUNK_BYTES ? need : CHUNK_BYTES;
-	c = xmalloc(sizeof(*c) + cap);
-	c->next = NULL;
-	c->len = 0;
-	c->cap = cap;
-	if (p->tail)
-		p->tail->next = c;
-	else
-		p->head = c;
-	p->tail = c;
-	return c;
-}
-
 void fold_pending_add(struct fold_pending *p, const struct fold_pending_stack *s)
 {
-	struct fold_pending_chunk *c = room(p, (4 + 2 * s->n) * VARINT_MAX);
-	uint8_t *b = c->bytes + c->len;
+	uint8_t *b = byte_blocks_room(&p->bytes, (4 + 2 * s->n) * VARINT_MAX);
 	size_t k = 0;
 	uint64_t prev = 0;
 	k += varint_put(b + k, zigzag((uint64_t)s->index - p->last_index));
@@ -50,26 +22,16 @@ void fold_pending_add(struct fold_pending *p, const struct fold_pending_stack *s
 		k += varint_put(b + k, zigzag(addr - prev));
 		prev = addr;
 	}
-	c->len += k;
+	byte_blocks_used(&p->bytes, k);
 	p->last_index = s->index;
 }
 
 int fold_pending_take(struct fold_pending *p, struct fold_pending_stack *s)
 {
-	struct fold_pending_chunk *c = p->head;
-	if (c && p->head_pos == c->len && c->next) {
-		p->head = c->next;
-		free(c);
-		c = p->head;
-		p->head_pos = 0;
-	}
-	if (!c || p->head_pos == c->len) {
-		if (c)
-			c->len = p->head_pos = 0;
+	const uint8_t *b = byte_blocks_take(&p->bytes, &p->at);
+	if (!b)
 		return 0;
-	}
-	const uint8_t *b = c->bytes;
-	size_t k = p->head_pos;
+	size_t k = p->at.pos;
 	s->index = (size_t)(p->last_taken + unzigzag(varint_get(b, &k)));
 	s->root = (uint32_t)varint_get(b, &k);
 	s->flags = (unsigned)varint_get(b, &k);
@@ -86,18 +48,14 @@ int fold_pending_take(struct fold_pending *p, struct fold_pending_stack *s)
 		p->frames[2 * j + 1] = prev;
 	}
 	s->addr_key = p->frames;
-	p->head_pos = k;
+	p->at.pos = k;
 	p->last_taken = s->index;
 	return 1;
 }
 
 void fold_pending_release(struct fold_pending *p)
 {
-	while (p->head) {
-		struct fold_pending_chunk *c = p->head;
-		p->head = c->next;
-		free(c);
-	}
+	byte_blocks_release(&p->bytes);
 	free(p->frames);
 	*p = (struct fold_pending){ 0 };
 }

@@ -1,7 +1,7 @@
 /* export_samples.c - speedscope's kept samples (export_profile's varint stream in
  * blocks) read back exactly as they were added: any 64-bit weight (rising, falling,
  * the extremes), any stack id, across many blocks; and taken back once
- * (export_sample_take, speedscope's writer) the same, leaving none behind. */
+ * (export_samples_take, speedscope's writer) the same, leaving none behind. */
 #include <stdint.h>
 
 #include "check.h"
@@ -43,13 +43,13 @@ int main(void)
 		nth(i, &seed, &stack, &weight);
 		sink.sample(sink.ctx, stack, weight, i);
 	}
-	CHECK(p->nr_samples == N);
-	CHECK(p->nr_sample_blocks > 1);
-	struct export_sample_cursor cur = { 0, 0, 0 };
+	CHECK(p->samples.nr == N);
+	CHECK(p->samples.bytes.nr > 1);
+	struct export_sample_cursor cur = { { 0, 0 }, 0 };
 	struct export_sample s;
 	size_t n = 0, bad = 0;
 	seed = 42;
-	while (export_sample_next(p, &cur, &s)) {
+	while (export_samples_next(&p->samples, &cur, &s)) {
 		uint32_t stack;
 		uint64_t weight;
 		nth(n++, &seed, &stack, &weight);
@@ -59,31 +59,31 @@ int main(void)
 	CHECK(bad == 0);
 
 	/* taken: the same samples, each block freed (ASan: no use after free), none left */
-	cur = (struct export_sample_cursor){ 0, 0, 0 };
+	cur = (struct export_sample_cursor){ { 0, 0 }, 0 };
 	n = bad = 0;
 	seed = 42;
-	while (export_sample_take(p, &cur, &s)) {
+	while (export_samples_take(&p->samples, &cur, &s)) {
 		uint32_t stack;
 		uint64_t weight;
 		nth(n++, &seed, &stack, &weight);
 		bad += s.stack != stack || s.weight != weight;
 		if (n == N / 2) /* blocks behind the cursor are gone, the rest are there */
-			CHECK(p->sample_blocks[0].bytes == NULL &&
-			      p->sample_blocks[p->nr_sample_blocks - 1].bytes != NULL);
+			CHECK(p->samples.bytes.v[0].bytes == NULL &&
+			      p->samples.bytes.v[p->samples.bytes.nr - 1].bytes != NULL);
 	}
 	CHECK(n == N);
 	CHECK(bad == 0);
-	CHECK(p->nr_sample_blocks == 0 && p->sample_blocks == NULL);
-	cur = (struct export_sample_cursor){ 0, 0, 0 };
-	CHECK(!export_sample_next(p, &cur, &s));
-	CHECK(!export_sample_take(p, &cur, &s));
+	CHECK(p->samples.bytes.nr == 0 && p->samples.bytes.v == NULL);
+	cur = (struct export_sample_cursor){ { 0, 0 }, 0 };
+	CHECK(!export_samples_next(&p->samples, &cur, &s));
+	CHECK(!export_samples_take(&p->samples, &cur, &s));
 	export_profile_free(p);
 
 	/* a profile that keeps no samples has none to read */
 	p = export_profile_new(0);
-	cur = (struct export_sample_cursor){ 0, 0, 0 };
+	cur = (struct export_sample_cursor){ { 0, 0 }, 0 };
 	CHECK(export_profile_sink(p).sample == NULL);
-	CHECK(!export_sample_next(p, &cur, &s));
+	CHECK(!export_samples_next(&p->samples, &cur, &s));
 	export_profile_free(p);
 	return failures != 0;
 }
