@@ -442,6 +442,10 @@ static void print_common(const struct stack_quality *q, enum stack_quality_kind 
 	uint64_t lost = stats ? stats->nr_lost + stats->nr_lost_samples : 0;
 	fprintf(out, "  samples: %" PRIu64 ", lost: %" PRIu64 "%s\n", t.samples, lost,
 		lost ? " (perf record could not keep up: record with a lower -F or a larger -m)" : "");
+	if (stats && stats->nr_samples_guest)
+		fprintf(out, "  taken in a guest (perf kvm): %" PRIu64 " samples, left out as perf "
+			"script and perf report leave them (--guest keeps them)\n",
+			stats->nr_samples_guest);
 
 	uint64_t walks = unwind_quality_walks(q->walks);
 	uint64_t cut = unwind_quality_status_count(q->walks, UNWIND_STACK_CUT);
