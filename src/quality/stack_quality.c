@@ -494,6 +494,19 @@ static void print_common(const struct stack_quality *q, enum stack_quality_kind 
 	if (shown)
 		fprintf(out, "\n    install their -dbg/-dbgsym packages, or build with "
 			     "-fno-omit-frame-pointer and record with --call-graph fp\n");
+	shown = 0;
+	for (size_t i = 0; unwind_quality_no_file_object(q->walks, i, &name, &nr); i++) {
+		if (i < max)
+			fprintf(out, "%s%s (walks: %" PRIu64 ")", i ? ", " : "  object missing or "
+				"not the recorded one (walks end at its frame): ", name, nr);
+		shown = i + 1;
+	}
+	if (shown > max)
+		fprintf(out, " (and %zu more)", shown - max);
+	if (shown)
+		fprintf(out, "\n    without its CFI the caller is unknown: nothing is guessed (perf "
+			     "stops there too); keep the recorded files (perf buildid-cache) or "
+			     "profile again\n");
 	list_objects(q, "build-id mismatch", build_id_mismatch,
 		     "the files on disk are not the ones recorded: profile again, or "
 		     "keep them in perf's build-id cache (perf buildid-cache)", max, out);
