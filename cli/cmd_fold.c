@@ -42,6 +42,8 @@ static void usage(FILE *f)
 		"      --time RANGES      only samples in these times (perf script --time): START,END\n"
 		"                         in seconds (blank-separated), or A%%-B%%, A%%/N\n"
 		"                         (--off-cpu, --wall: the waits' parts in them)\n"
+		"      --guest            also the samples taken in a guest (perf kvm), hidden by\n"
+		"                         default as perf script and perf report hide them\n"
 		"      --inline           expand every user frame into the functions inlined at it\n"
 		"                         (DWARF), the inlined ones marked _[i]\n"
 		"      --srcline          append ':file:line' to user frames (DWARF); with --from-text\n"

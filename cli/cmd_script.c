@@ -31,6 +31,8 @@ static void usage(FILE *f)
 		"      --time RANGES    only samples in these times, as perf script's --time:\n"
 		"                       START,END in seconds (blank-separated), or A%%-B%%, A%%/N\n"
 		"      --ns             time with nanoseconds\n"
+		"      --guest          also the samples taken in a guest (perf kvm), which perf\n"
+		"                       script hides\n"
 		"      --no-inline      do not list the functions inlined at DWARF-unwound frames\n"
 		"      --strict         damaged input (a cut stream or file, junk after the last\n"
 		"                       record, a killed perf record's file) is an error, not a\n"
@@ -52,6 +54,7 @@ int cmd_script(int argc, char **argv)
 		{ "event", required_argument, NULL, 'e' },
 		{ "time", required_argument, NULL, 'T' },
 		{ "ns", no_argument, NULL, 'n' },
+		{ "guest", no_argument, NULL, 'G' },
 		{ "no-inline", no_argument, NULL, 'I' },
 		{ "strict", no_argument, NULL, 'S' },
 		{ "quiet", no_argument, NULL, 'q' },
@@ -97,6 +100,9 @@ int cmd_script(int argc, char **argv)
 			break;
 		case 'n':
 			o.nanosecs = 1;
+			break;
+		case 'G':
+			o.filter.guest = 1;
 			break;
 		case 'I':
 			o.no_inline = 1;

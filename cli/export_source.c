@@ -36,6 +36,9 @@ int export_source_option(struct perf_fold_options *o, int c, const char *name, c
 	case EXPORT_O_PREEMPTED:
 		o->off_cpu_preempted = 1;
 		return 0;
+	case EXPORT_O_GUEST:
+		o->filter.guest = 1;
+		return 0;
 	case EXPORT_O_WEIGHT:
 		if (!strcmp(arg, "period"))
 			o->weight = PERF_FOLD_WEIGHT_PERIOD;

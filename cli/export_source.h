@@ -16,7 +16,7 @@
  * both).  Returns 0, or -1 having printed why (WHO the command). */
 enum { EXPORT_O_EVENT = 300, EXPORT_O_INLINE, EXPORT_O_ONLY_PID, EXPORT_O_ONLY_TID,
        EXPORT_O_COMMS, EXPORT_O_MAX_STACK, EXPORT_O_KERNEL, EXPORT_O_JIT, EXPORT_O_TIME,
-       EXPORT_O_OFF_CPU, EXPORT_O_WALL, EXPORT_O_PREEMPTED,
+       EXPORT_O_OFF_CPU, EXPORT_O_WALL, EXPORT_O_PREEMPTED, EXPORT_O_GUEST,
        /* EXPORT_SOURCE_NAMING_LONG_OPTIONS */
        EXPORT_O_WEIGHT, EXPORT_O_PID, EXPORT_O_TID, EXPORT_O_ALL, EXPORT_O_COMPAT,
        EXPORT_O_LAST = EXPORT_O_COMPAT };
@@ -32,7 +32,8 @@ enum { EXPORT_O_EVENT = 300, EXPORT_O_INLINE, EXPORT_O_ONLY_PID, EXPORT_O_ONLY_T
 	{ "time", required_argument, NULL, EXPORT_O_TIME },                                 \
 	{ "off-cpu", no_argument, NULL, EXPORT_O_OFF_CPU },                                 \
 	{ "wall", no_argument, NULL, EXPORT_O_WALL },                                       \
-	{ "preempted", no_argument, NULL, EXPORT_O_PREEMPTED }
+	{ "preempted", no_argument, NULL, EXPORT_O_PREEMPTED },                             \
+	{ "guest", no_argument, NULL, EXPORT_O_GUEST }
 /* How the commands that fold name their stacks (fold, heatmap): --weight, --pid, --tid,
  * --all, --compat, parsed by export_source_option too.  Their help stays each
  * command's own (fold explains them at length, heatmap in two lines). */
@@ -51,7 +52,9 @@ enum { EXPORT_O_EVENT = 300, EXPORT_O_INLINE, EXPORT_O_ONLY_PID, EXPORT_O_ONLY_T
 	"      --only-tid LIST    only samples of these threads    (perf script --tid)\n"  \
 	"      --comms LIST       only samples of these comms      (perf script --comms)\n"\
 	"      --max-stack N      at most N frames per sample (default 127)\n"              \
-	"      --time RANGES      only samples in these times (perf script --time)\n"
+	"      --time RANGES      only samples in these times (perf script --time)\n"      \
+	"      --guest            also the samples taken in a guest (perf kvm), hidden\n"   \
+	"                         by default as perf script and perf report hide them\n"
 /* The off-CPU options' items (export, report; heatmap refuses them). */
 #define EXPORT_SOURCE_OFFCPU_HELP                                                        \
 	"      --off-cpu          off-CPU time (ns) of sched:sched_switch samples, as\n"    \

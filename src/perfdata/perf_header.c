@@ -321,11 +321,18 @@ int perf_header_read_file(struct perf_reader *r, struct tephra_error *err)
 		return -1;
 	}
 	if (!memcmp(m, "PERFFILE", 8)) {
-		tephra_error_at(err, r->path, 0, "perf.data version 1 (magic PERFFILE), not "
-				"supported: tephra reads version 2 (PERFILE2, perf 2.6.37 and later)");
-		return -1;
-	}
-	if (magic != PERF_MAGIC2) {
+		/* The old magic says nothing about byte order or layout; perf takes the file
+		 * when its attr size is one a perf of that time wrote (perf_event_attr of 64,
+		 * 72, 80, 96 or 104 bytes, each followed by its 16-byte id section): then the
+		 * rest of the header is version 2's (RHEL 6's perf writes such files). */
+		uint64_t as = pb_u64(m + 16);
+		if (as != 16 + 64 && as != 16 + 72 && as != 16 + 80 && as != 16 + 96 &&
+		    as != 16 + 104) {
+			tephra_error_at(err, r->path, 0, "perf.data version 1 (magic PERFFILE) with "
+					"attr size %" PRIu64 ", not a layout perf reads", as);
+			return -1;
+		}
+	} else if (magic != PERF_MAGIC2) {
 		tephra_error_at(err, r->path, 0, "not a perf.data file (magic is not PERFILE2)");
 		return -1;
 	}

@@ -105,7 +105,8 @@ int perf_input_check_magic(struct perf_reader *r, const uint8_t *h, struct tephr
 				"endianness (byte-swapped magic); tephra reads only native-endian files");
 		return -1;
 	}
-	if (pb_u64(h) != 0x32454c4946524550ULL) {
+	/* a pipe stream under the old magic ("PERFFILE"), whose header perf also reads */
+	if (pb_u64(h) != 0x32454c4946524550ULL && memcmp(h, "PERFFILE", 8)) {
 		tephra_error_at(err, r->path, 0, "not a perf.data file (magic is not PERFILE2)");
 		return -1;
 	}

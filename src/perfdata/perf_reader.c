@@ -398,6 +398,9 @@ static int handle_record(struct perf_reader *r, const uint8_t *rec, size_t size,
 			return 0;
 		}
 		r->samples_by_event[desc]++;
+		if ((rec[4] & PERF_MISC_CPUMODE_MASK) == PERF_MISC_GUEST_KERNEL ||
+		    (rec[4] & PERF_MISC_CPUMODE_MASK) == PERF_MISC_GUEST_USER)
+			r->stats.nr_samples_guest++;
 	} else if (type == PERF_REC_LOST && size >= 24) {
 		r->stats.nr_lost += pb_u64(rec + 16);
 	} else if (type == PERF_REC_LOST_SAMPLES && size >= 16) {

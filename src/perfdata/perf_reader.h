@@ -377,6 +377,8 @@ struct perf_reader_stats {
 	uint64_t bytes_read;
 	const uint64_t *nr_samples_by_event; /* indexed like perf_reader_event() */
 	uint64_t nr_samples_no_event;        /* samples whose id matched no event */
+	uint64_t nr_samples_guest;           /* samples taken in a guest (cpumode GUEST_KERNEL
+					      * or GUEST_USER: a perf kvm recording) */
 	uint64_t nr_out_of_order;            /* timestamps below an already flushed one */
 	uint64_t window_copies;     /* records copied out of the read window before it was
 				     * refilled over them (still queued) */

@@ -305,14 +305,21 @@ static const char *get_cstr(struct pb_cursor *c)
 }
 
 /* Kernels before 3.16 that have MMAP2 (3.10 of RHEL and CentOS 7, 3.12 to 3.15) write
- * no prot and flags: the file name follows ino_generation.  A protection mask from the
- * kernel is at most PROT_READ|PROT_WRITE|PROT_EXEC (7); the first four bytes of a file
- * name ("/usr", "[vds", "//an") read as a number far above it, and a name of one
- * character plus its NUL is still above 0xf.  An empty name reads as 0: the new layout,
- * whose name is then empty too. */
+ * no prot and flags: the file name follows ino_generation.  The record's size tells:
+ * every writer (the kernel, perf's synthesized maps, perf inject --jit) pads the name
+ * with NULs to the next 8 bytes, so the name's NUL lies in the last 8 bytes before the
+ * sample_id trailer.  Read from where prot would be, an old record's name ends there;
+ * a current record's prot (the kernel's PROT_* bits, or the file mode perf inject
+ * --jit writes) has a zero in its high bytes, so the string read from there ends
+ * inside the first 8 bytes, at least 8 before the end.  (Guessing by prot's value
+ * took perf inject's file mode 0100644 for a name.)  The cursor is at prot. */
 static int mmap2_without_prot(const struct pb_cursor *c)
 {
-	return pb_left(c) >= 4 && pb_u32(c->p) > 0xf;
+	size_t left = pb_left(c);
+	const uint8_t *nul = memchr(c->p, 0, left);
+	size_t len = nul ? (size_t)(nul - c->p) : left;
+
+	return nul && len >= 1 && len + 8 >= left;
 }
 
 int perf_record_decode(const struct perf_reader *r, const uint8_t *rec, size_t size,

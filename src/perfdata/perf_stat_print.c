@@ -146,6 +146,9 @@ void perf_stat_print_records(FILE *f, const struct perf_reader *r)
 			s->nr_samples_by_event[i]);
 	if (s->nr_samples_no_event)
 		fprintf(f, "  %-32s %10" PRIu64 "\n", "(unknown id)", s->nr_samples_no_event);
+	if (s->nr_samples_guest)
+		fprintf(f, "taken in a guest (perf kvm): %" PRIu64 " samples (perf script and perf "
+			"report hide them; tephra too, unless --guest)\n", s->nr_samples_guest);
 	fprintf(f, "lost events: %" PRIu64 " (in %" PRIu64 " PERF_RECORD_LOST)\n", s->nr_lost,
 		s->nr_records[PERF_REC_LOST]);
 	fprintf(f, "lost samples: %" PRIu64 " (in %" PRIu64 " PERF_RECORD_LOST_SAMPLES)\n",

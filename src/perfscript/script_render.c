@@ -86,6 +86,24 @@ struct render {
 	struct tephra_error *err;
 };
 
+/* In pipe mode perf script adds ip and sym (unless -F removed them) to the fields of an
+ * event type as it reads each attr record, when the attrs read so far, combined, have
+ * call graphs (callchain, branch stack, or a DWARF stack dump): its documented default
+ * even over a -F list.  A file's attrs get no such addition. */
+static int pipe_adds_ip_sym(struct perf_session *s, uint32_t type)
+{
+	uint64_t combined = 0;
+	for (size_t i = 0; i < perf_reader_nr_events(s->reader); i++) {
+		const struct perf_event_desc *e = perf_reader_event(s->reader, i);
+		combined |= e->attr.sample_type;
+		if (e->attr.type == type &&
+		    ((combined & (PERF_ST_CALLCHAIN | PERF_ST_BRANCH_STACK)) ||
+		     ((combined & PERF_ST_REGS_USER) && (combined & PERF_ST_STACK_USER))))
+			return 1;
+	}
+	return 0;
+}
+
 /* perf decides the fields per event *type* from the first event of that type. */
 static int compute_fields(struct render *r, struct perf_session *s, size_t index)
 {
@@ -113,6 +131,8 @@ static int compute_fields(struct render *r, struct perf_session *s, size_t index
 	const struct script_options *o = r->o;
 	unsigned user = o->fields_set ? o->fields : o->fields_add;
 	unsigned f = o->fields_set ? o->fields : ((defaults | o->fields_add) & ~o->fields_remove);
+	if (perf_reader_header(s->reader)->pipe_mode && pipe_adds_ip_sym(s, d->attr.type))
+		f |= (SCRIPT_IP | SCRIPT_SYM) & ~o->fields_remove;
 	for (size_t i = 0; i < sizeof(needs) / sizeof(needs[0]); i++) {
 		if (!(f & needs[i].field) || (st & needs[i].sample_bit))
 			continue;

@@ -442,6 +442,10 @@ static void print_common(const struct stack_quality *q, enum stack_quality_kind 
 	uint64_t lost = stats ? stats->nr_lost + stats->nr_lost_samples : 0;
 	fprintf(out, "  samples: %" PRIu64 ", lost: %" PRIu64 "%s\n", t.samples, lost,
 		lost ? " (perf record could not keep up: record with a lower -F or a larger -m)" : "");
+	if (stats && stats->nr_samples_guest)
+		fprintf(out, "  taken in a guest (perf kvm): %" PRIu64 " samples, left out as perf "
+			"script and perf report leave them (--guest keeps them)\n",
+			stats->nr_samples_guest);
 
 	uint64_t walks = unwind_quality_walks(q->walks);
 	uint64_t cut = unwind_quality_status_count(q->walks, UNWIND_STACK_CUT);
@@ -490,6 +494,19 @@ static void print_common(const struct stack_quality *q, enum stack_quality_kind 
 	if (shown)
 		fprintf(out, "\n    install their -dbg/-dbgsym packages, or build with "
 			     "-fno-omit-frame-pointer and record with --call-graph fp\n");
+	shown = 0;
+	for (size_t i = 0; unwind_quality_no_file_object(q->walks, i, &name, &nr); i++) {
+		if (i < max)
+			fprintf(out, "%s%s (walks: %" PRIu64 ")", i ? ", " : "  object missing or "
+				"not the recorded one (walks end at its frame): ", name, nr);
+		shown = i + 1;
+	}
+	if (shown > max)
+		fprintf(out, " (and %zu more)", shown - max);
+	if (shown)
+		fprintf(out, "\n    without its CFI the caller is unknown: nothing is guessed (perf "
+			     "stops there too); keep the recorded files (perf buildid-cache) or "
+			     "profile again\n");
 	list_objects(q, "build-id mismatch", build_id_mismatch,
 		     "the files on disk are not the ones recorded: profile again, or "
 		     "keep them in perf's build-id cache (perf buildid-cache)", max, out);

@@ -14,13 +14,18 @@ struct object_count {
 	uint64_t n;
 };
 
+struct object_list {
+	struct object_count *v;
+	size_t nr, cap;
+};
+
 struct unwind_quality {
 	uint64_t nr_walks;
 	uint64_t nr_by_status[UNWIND_ERROR + 1];
 	uint64_t max_needed;      /* largest stack_needed */
 	uint64_t max_dump;        /* largest dump size seen on a cut-short walk */
-	struct object_count *no_cfi;
-	size_t nr_no_cfi, cap_no_cfi;
+	struct object_list no_cfi;  /* objects whose lack of CFI ended walks */
+	struct object_list no_file; /* objects whose file was missing or not the recorded one */
 };
 
 struct unwind_quality *unwind_quality_new(void)
@@ -32,27 +37,30 @@ void unwind_quality_free(struct unwind_quality *q)
 {
 	if (!q)
 		return;
-	for (size_t i = 0; i < q->nr_no_cfi; i++)
-		free(q->no_cfi[i].name);
-	free(q->no_cfi);
+	for (size_t i = 0; i < q->no_cfi.nr; i++)
+		free(q->no_cfi.v[i].name);
+	for (size_t i = 0; i < q->no_file.nr; i++)
+		free(q->no_file.v[i].name);
+	free(q->no_cfi.v);
+	free(q->no_file.v);
 	free(q);
 }
 
 /* The object part of res->object ("path" or "path: why"). */
-static void count_object(struct unwind_quality *q, const char *object)
+static void count_object(struct object_list *l, const char *object)
 {
 	size_t len = strcspn(object, ":");
 
-	for (size_t i = 0; i < q->nr_no_cfi; i++)
-		if (strlen(q->no_cfi[i].name) == len && !strncmp(q->no_cfi[i].name, object, len)) {
-			q->no_cfi[i].n++;
+	for (size_t i = 0; i < l->nr; i++)
+		if (strlen(l->v[i].name) == len && !strncmp(l->v[i].name, object, len)) {
+			l->v[i].n++;
 			return;
 		}
-	if (q->nr_no_cfi == q->cap_no_cfi) {
-		q->cap_no_cfi = q->cap_no_cfi ? 2 * q->cap_no_cfi : 16;
-		q->no_cfi = xrealloc(q->no_cfi, q->cap_no_cfi * sizeof(*q->no_cfi));
+	if (l->nr == l->cap) {
+		l->cap = l->cap ? 2 * l->cap : 16;
+		l->v = xrealloc(l->v, l->cap * sizeof(*l->v));
 	}
-	q->no_cfi[q->nr_no_cfi++] = (struct object_count){ xstrndup(object, len), 1 };
+	l->v[l->nr++] = (struct object_count){ xstrndup(object, len), 1 };
 }
 
 void unwind_quality_add(struct unwind_quality *q, const struct unwind_result *res,
@@ -68,7 +76,9 @@ void unwind_quality_add(struct unwind_quality *q, const struct unwind_result *re
 		if (dump_size > q->max_dump)
 			q->max_dump = dump_size;
 	} else if (res->status == UNWIND_NO_CFI && res->object[0]) {
-		count_object(q, res->object);
+		count_object(&q->no_cfi, res->object);
+	} else if (res->status == UNWIND_NO_FILE && res->object[0]) {
+		count_object(&q->no_file, res->object);
 	}
 }
 
@@ -97,14 +107,25 @@ uint64_t unwind_quality_max_needed(const struct unwind_quality *q)
 	return q->max_needed;
 }
 
+static int list_object(const struct object_list *l, size_t i, const char **name, uint64_t *n)
+{
+	if (i >= l->nr)
+		return 0;
+	*name = l->v[i].name;
+	*n = l->v[i].n;
+	return 1;
+}
+
 int unwind_quality_no_cfi_object(const struct unwind_quality *q, size_t i, const char **name,
 				 uint64_t *n)
 {
-	if (i >= q->nr_no_cfi)
-		return 0;
-	*name = q->no_cfi[i].name;
-	*n = q->no_cfi[i].n;
-	return 1;
+	return list_object(&q->no_cfi, i, name, n);
+}
+
+int unwind_quality_no_file_object(const struct unwind_quality *q, size_t i, const char **name,
+				  uint64_t *n)
+{
+	return list_object(&q->no_file, i, name, n);
 }
 
 static int by_count(const void *a, const void *b)
@@ -116,9 +137,25 @@ static int by_count(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
-void unwind_quality_print(const struct unwind_quality *q, FILE *out)
+static void print_list(const struct object_list *l, const char *heading, FILE *out)
 {
 	struct object_count *sorted;
+
+	if (!l->nr)
+		return;
+	sorted = xmalloc(l->nr * sizeof(*sorted));
+	memcpy(sorted, l->v, l->nr * sizeof(*sorted));
+	qsort(sorted, l->nr, sizeof(*sorted), by_count);
+	fprintf(out, "  %s:\n", heading);
+	for (size_t i = 0; i < l->nr && i < MAX_LISTED; i++)
+		fprintf(out, "    %10" PRIu64 "  %s\n", sorted[i].n, sorted[i].name);
+	if (l->nr > MAX_LISTED)
+		fprintf(out, "    (and %zu more objects)\n", l->nr - MAX_LISTED);
+	free(sorted);
+}
+
+void unwind_quality_print(const struct unwind_quality *q, FILE *out)
+{
 
 	if (!q->nr_walks)
 		return;
@@ -135,17 +172,9 @@ void unwind_quality_print(const struct unwind_quality *q, FILE *out)
 				"-byte dump)", q->max_needed, q->max_dump);
 		fputc('\n', out);
 	}
-	if (q->nr_no_cfi) {
-		sorted = xmalloc(q->nr_no_cfi * sizeof(*sorted));
-		memcpy(sorted, q->no_cfi, q->nr_no_cfi * sizeof(*sorted));
-		qsort(sorted, q->nr_no_cfi, sizeof(*sorted), by_count);
-		fprintf(out, "  walks ended for want of CFI in:\n");
-		for (size_t i = 0; i < q->nr_no_cfi && i < MAX_LISTED; i++)
-			fprintf(out, "    %10" PRIu64 "  %s\n", sorted[i].n, sorted[i].name);
-		if (q->nr_no_cfi > MAX_LISTED)
-			fprintf(out, "    (and %zu more objects)\n", q->nr_no_cfi - MAX_LISTED);
-		free(sorted);
-	}
+	print_list(&q->no_cfi, "walks ended for want of CFI in", out);
+	print_list(&q->no_file, "walks ended at a frame whose object is missing or not the "
+		   "recorded one (nothing guessed past it)", out);
 	if (q->max_needed) {
 		uint64_t size = unwind_quality_suggested_dump(q);
 

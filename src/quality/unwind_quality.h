@@ -40,6 +40,10 @@ uint64_t unwind_quality_max_needed(const struct unwind_quality *q);
  * *N (walks) set, 0 past the end. */
 int unwind_quality_no_cfi_object(const struct unwind_quality *q, size_t i, const char **name,
 				 uint64_t *n);
+/* The same for the objects whose file was missing or not the recorded one
+ * (UNWIND_NO_FILE): walks ended at their first frame. */
+int unwind_quality_no_file_object(const struct unwind_quality *q, size_t i, const char **name,
+				  uint64_t *n);
 
 /* Prints the report section (nothing when no walk was added). */
 void unwind_quality_print(const struct unwind_quality *q, FILE *out);

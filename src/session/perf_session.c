@@ -176,6 +176,11 @@ int perf_session_run(struct perf_session *s, const struct sample_filter *f,
 			continue;
 		ps.ev = &ev;
 		ps.cpumode = ev.misc & PERF_MISC_CPUMODE_MASK;
+		/* A guest's addresses mean nothing in the host's maps: perf script and perf
+		 * report hide its samples (the reader counts them for stat and the block). */
+		if ((ps.cpumode == PERF_MISC_GUEST_KERNEL || ps.cpumode == PERF_MISC_GUEST_USER) &&
+		    !(f && f->guest))
+			continue;
 		ps.thread = machine_findnew_thread(s->machine, (int32_t)ev.u.sample.pid,
 						   (int32_t)ev.u.sample.tid);
 		if (!sample_filter_keeps(f, ps.thread))

@@ -25,6 +25,9 @@ struct sample_filter {
 			    * seconds (either may be empty; several separated by blanks),
 			    * or percentages of the recording "A%-B%", "A%/N" (the Nth
 			    * slice of A%), several separated by commas */
+	int guest;         /* --guest: keep the samples taken in a guest (cpumode
+			    * GUEST_KERNEL/GUEST_USER), which perf script and perf report
+			    * hide; 0: hide them too */
 };
 
 /* A time range a sample must lie in (inclusive, ns; end 0: no end). */

@@ -47,6 +47,8 @@ enum fast_walk_result unwind_fast_walk(struct unwinder *u)
 			u->want_rebuild = 1;
 			return FAST_RESTART;
 		}
+		if (unwinder_stop_at_unusable_file(u, km, lookup))
+			return FAST_DONE;
 		if (!km->module->mod)
 			return FAST_LIBDWFL;
 		row = cfi_row_for(&u->rows, km->module->mod, lookup, u->arch);

@@ -93,6 +93,12 @@ static inline int unwinder_read_word_fast(struct unwinder *u, uint64_t addr,
 /* Ends the walk with status ST (the frame callback or the fast path decided it). */
 void unwinder_stop(struct unwinder *u, enum unwind_status st, uint64_t addr);
 
+/* When the frame just recorded (at lookup pc ADDR) lies in a mapped file the unwinder
+ * could not use (missing, another build-id, not ELF), ends the walk there as
+ * UNWIND_NO_FILE naming the file and why, and returns 1; else 0. */
+int unwinder_stop_at_unusable_file(struct unwinder *u, const struct unwind_known_map *km,
+				   uint64_t addr);
+
 enum fast_walk_result {
 	FAST_DONE,     /* the walk ended (unwinder_stop called, or outermost / unreadable RA) */
 	FAST_LIBDWFL,  /* a frame needs libdwfl: walk this sample with it instead */

@@ -26,6 +26,7 @@ static const char *const status_names[] = {
 	[UNWIND_STACK_CUT] = "stack cut short",
 	[UNWIND_STACK_PARTIAL] = "stack partly copied",
 	[UNWIND_NO_CFI] = "no CFI",
+	[UNWIND_NO_FILE] = "object missing",
 	[UNWIND_NO_MAP] = "no map",
 	[UNWIND_BAD_MEMORY] = "bad memory read",
 	[UNWIND_MAX_FRAMES] = "too many frames",
@@ -282,6 +283,22 @@ static void note_frame_registers(struct unwinder *u, Dwfl_Frame *state, uint64_t
 	u->frame_lookup = lookup;
 }
 
+/* Without the file, no CFI says where the frame's caller is, and libdwfl's fallback
+ * (frame pointers on x86_64) takes whatever the register then holds for a frame chain:
+ * non-canonical values and stack addresses printed as frames.  perf stops there too.
+ * Anonymous maps ("//anon", JIT code: no file to miss) keep the fallback. */
+int unwinder_stop_at_unusable_file(struct unwinder *u, const struct unwind_known_map *km,
+				   uint64_t addr)
+{
+	const struct unwind_module *m = km->module;
+
+	if (m->mod || m->path[0] != '/' || m->path[1] == '/')
+		return 0;
+	unwinder_stop(u, UNWIND_NO_FILE, addr);
+	snprintf(u->res->object, sizeof(u->res->object), "%s: %s", m->path, m->why);
+	return 1;
+}
+
 static int frame_cb(Dwfl_Frame *state, void *arg)
 {
 	struct unwinder *u = arg;
@@ -323,6 +340,8 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 	switch (unwind_space_lookup(&u->space, lookup, &km, &u->new_map)) {
 	case SPACE_KNOWN:
 		u->last_map = km;
+		if (unwinder_stop_at_unusable_file(u, km, lookup))
+			return DWARF_CB_ABORT;
 		break;
 	case SPACE_UNMAPPED:
 		/* libdwfl may still step over it with the architecture's fallback. */

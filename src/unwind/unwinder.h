@@ -91,6 +91,9 @@ enum unwind_status {
 				 shorter than requested (dyn_size < size: the copy met a page
 				 it could not read), and a larger dump would not help */
 	UNWIND_NO_CFI,       /* no usable CFI for the pc at `addr` in `object` */
+	UNWIND_NO_FILE,      /* the pc at `addr` lies in `object` ("path: why"), a mapped
+				file that could not be used (missing, another build-id): the
+				walk ends at that frame, nothing guessed beyond it */
 	UNWIND_NO_MAP,       /* a pc (`addr`) that no mapping covers */
 	UNWIND_BAD_MEMORY,   /* the CFI asked for memory that is neither stack nor a file */
 	UNWIND_MAX_FRAMES,   /* the caller's frame buffer filled up */

@@ -5,7 +5,7 @@
 # file whose header says data size 0 (perf record killed), an optional feature section
 # pointing past the end, AUX data not decoded.  Oracle: perf script on the same bytes
 # (pipe mode), or on the file with its header's data size set to the whole records it
-# holds (what perf reads of a finished file).  A version 1 file (magic PERFFILE) is refused by name.
+# holds (what perf reads of a finished file).  A version 1 file (magic PERFFILE) whose attr size no perf wrote is refused by name.
 . "$TOP/tests/perf/lib.sh"
 need_perf
 build_workloads
@@ -125,6 +125,6 @@ same_bytes "aux: script" aux.perf aux.tephra
 # perf.data version 1
 { printf 'PERFFILE'; head -c 200 /dev/zero; } > v1.data
 "$TEPHRA" script v1.data > /dev/null 2> v1.err && fail "version 1: exit 0"
-grep -q "perf.data version 1 (magic PERFFILE), not supported" v1.err || fail "version 1: $(cat v1.err)"
+grep -q "perf.data version 1 (magic PERFFILE) with attr size 0, not a layout perf reads" v1.err || fail "version 1: $(cat v1.err)"
 
 [ "$failures" -eq 0 ]

@@ -181,6 +181,8 @@ int main(int argc, char **argv)
 			printf(" (needed %" PRIu64 " bytes of stack)", res->stack_needed);
 		else if (res->status == UNWIND_NO_CFI)
 			printf(" (%s: %s)", res->object, res->detail);
+		else if (res->status == UNWIND_NO_FILE)
+			printf(" (%s)", res->object);
 		else if (res->status == UNWIND_ERROR)
 			printf(" (%s)", res->detail);
 		if (res->stack_used && res->stack_used == dump)
