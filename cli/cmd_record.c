@@ -42,10 +42,10 @@ static void usage(FILE *f)
 		"  --perf-arg ARG      pass ARG to perf record (repeatable), e.g. --perf-arg=-a\n"
 		"  --perf-args \"ARGS\"  pass several space-separated arguments to perf record\n"
 		"  --folded FILE       also write the folded stacks\n"
-		"With the graph options --off-cpu or --wall (below), perf also records scheduler\n"
-		"switches (sched:sched_switch with call graphs, as the samples', and\n"
-		"--switch-events), which needs root, or kernel.perf_event_paranoid=-1 and a\n"
-		"readable tracefs.\n"
+		"With the graph options --off-cpu or --wall (below), perf also records every\n"
+		"scheduler switch (-e sched:sched_switch -c 1 with call graphs, as the samples',\n"
+		"and --switch-events; the clock's -F becomes a term: cpu-clock/freq=999/),\n"
+		"which needs root, or kernel.perf_event_paranoid=-1 and a readable tracefs.\n"
 		"\nGraph options (as tephra flamegraph):\n%s", RECORD_DWARF_DUMP, flame_cli_help);
 }
 
@@ -136,6 +136,45 @@ static int check_switches_allowed(void)
 		"in tracefs (%s): mount it (mount -t tracefs nodev /sys/kernel/tracing) and let "
 		"this user read it\n", formats[0]);
 	return 1;
+}
+
+/* EVENT sampled FREQ times a second by a term of its own, named as without it:
+ * "cpu-clock:u" -> "cpu-clock/freq=999,name=cpu-clock/u", "E/TERMS/M" -> "E/TERMS,freq=999/M"
+ * (--off-cpu/--wall, where -c 1 is every other event's period).  "max" is the kernel's
+ * limit.  Returns the new event, or NULL having said why. */
+static char *clock_with_freq(const char *event, const char *freq)
+{
+	char max[32], *out;
+	if (!strcmp(freq, "max")) {
+		FILE *f = fopen("/proc/sys/kernel/perf_event_max_sample_rate", "r");
+		unsigned rate = 0;
+		if (!f || fscanf(f, "%u", &rate) != 1 || !rate) {
+			fprintf(stderr, "tephra record: -F max: cannot read "
+				"/proc/sys/kernel/perf_event_max_sample_rate\n");
+			if (f)
+				fclose(f);
+			return NULL;
+		}
+		fclose(f);
+		snprintf(max, sizeof(max), "%u", rate);
+		freq = max;
+	}
+	const char *slash = strrchr(event, '/');
+	int n;
+	if (slash && slash != event && strchr(event, '/') != slash) {
+		n = asprintf(&out, "%.*s,freq=%s%s", (int)(slash - event), event, freq, slash);
+	} else if (!slash) {
+		size_t name = strcspn(event, ":");
+		n = asprintf(&out, "%.*s/freq=%s,name=%.*s/%s", (int)name, event, freq, (int)name,
+			     event, event[name] ? event + name + 1 : "");
+	} else {
+		fprintf(stderr, "tephra record: -e %s: with --off-cpu/--wall the event needs "
+			"-F as a term (EVENT/freq=N/): not an event tephra can give one\n", event);
+		return NULL;
+	}
+	if (n < 0)
+		xfatal("out of memory");
+	return out;
 }
 
 /* Checks the arguments that would otherwise fail only after the command has run. */
@@ -243,14 +282,27 @@ int cmd_record(int argc, char **argv)
 	push(&perf, "perf");
 	push(&perf, "record");
 	push(&perf, "-e");
-	push(&perf, event);
-	push(&perf, "-F");
-	push(&perf, freq);
 	if (switches) {
-		/* the scheduler's switches, with the on-CPU samples' call graphs */
+		/* -F would sample the tracepoint by frequency too, skipping switches: the clock
+		 * gets its frequency as a term, every switch is recorded (-c 1), with the
+		 * on-CPU samples' call graphs */
+		char *clock = clock_with_freq(event, freq);
+		if (!clock) {
+			free_list(&perf);
+			free_list(&extra);
+			return 2;
+		}
+		push(&perf, clock);
+		free(clock);
 		push(&perf, "-e");
 		push(&perf, "sched:sched_switch");
+		push(&perf, "-c");
+		push(&perf, "1");
 		push(&perf, "--switch-events");
+	} else {
+		push(&perf, event);
+		push(&perf, "-F");
+		push(&perf, freq);
 	}
 	if (dwarf) {
 		push(&perf, "--call-graph");
