@@ -327,6 +327,11 @@ int cmd_record(int argc, char **argv)
 	int status = child_run(&perf_cmd, NULL);
 	free_list(&perf);
 	free_list(&extra);
+	/* perf has written the file and ended: nothing of ours to clean up */
+	if (child_stopped())
+		fprintf(stderr, "tephra record: stopped by %s: no graph drawn\n",
+			strsignal(child_stopped()));
+	child_signals_end();
 	if (status < 0 || status == 127) {
 		fprintf(stderr, "tephra record: perf record did not run\n");
 		return 1;
@@ -339,7 +344,10 @@ int cmd_record(int argc, char **argv)
 			existed ? "new " : "", data);
 		return 1;
 	}
-	if (status != 0)
+	if (child_interrupted())
+		fprintf(stderr, "tephra record: interrupted (%s): drawing what perf recorded "
+			"until then\n", strsignal(child_interrupted()));
+	else if (status != 0)
 		fprintf(stderr, "tephra record: perf record exited with %d; drawing what it "
 			"recorded\n", status);
 
@@ -366,11 +374,16 @@ int cmd_record(int argc, char **argv)
 	}
 	if (rc == 0 && folded)
 		rc = write_folded(folded, t);
+	/* stdout is the program's (tephra record -- xz -c f > f.xz) */
 	if (rc == 0) {
-		printf("perf data:   %s\nflame graph: %s\n", data, c.output);
+		fprintf(stderr, "perf data:   %s\nflame graph: %s\n", data, c.output);
 		if (folded)
-			printf("folded:      %s\n", folded);
+			fprintf(stderr, "folded:      %s\n", folded);
 	}
 	flame_tree_free(t);
-	return rc;
+	/* perf record exits as its command did (128 + N when signal N ended it: perf
+	 * raises it on itself), and so does tephra record, as grind and emu */
+	if (rc != 0)
+		return status ? status : rc;
+	return status;
 }
