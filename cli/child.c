@@ -19,6 +19,7 @@ static volatile sig_atomic_t running_pid, interrupted_by, stopped_by;
 
 static void on_signal(int sig, siginfo_t *si, void *uc)
 {
+	int saved_errno = errno; /* kill() may change what the interrupted code reads */
 	(void)uc;
 	if (sig == SIGINT && !interrupted_by && !stopped_by)
 		interrupted_by = sig;
@@ -27,6 +28,7 @@ static void on_signal(int sig, siginfo_t *si, void *uc)
 	/* SI_KERNEL: the terminal's, sent to the foreground group, the child included */
 	if (running_pid > 0 && si->si_code != SI_KERNEL)
 		kill((pid_t)running_pid, sig);
+	errno = saved_errno;
 }
 
 static void catch_signals(void)
