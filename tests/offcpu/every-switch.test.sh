@@ -3,7 +3,7 @@
 # once applied to sched:sched_switch too (perf samples a tracepoint by frequency then,
 # skipping switches at random): a wait of tests/workloads/lockwait (40 lock calls, each
 # made while a helper holds the mutex 10 ms, the time inside measured by the program)
-# was charged 15-50% of its time.  Now, in every run, the waits charged under wait_lock
+# was charged 11-50% of its time (8 runs).  Now, in every run, the waits charged under wait_lock
 # are >= 90% of what the program measured, and perf's own header of the recording says
 # the tracepoint's period is 1 and the clock's frequency 999.  `fold --off-cpu` warns
 # when a recording sampled sched_switch by frequency or with a period above 1 (recorded
@@ -29,6 +29,18 @@ grep '^sched:sched_switch:' evlist.txt | grep -q 'freq: 1' &&
 	fail "sched_switch sampled by frequency: $(grep sched_switch evlist.txt)"
 grep '^cpu-clock:' evlist.txt | grep -q 'sample_freq }: 999,.* freq: 1' ||
 	fail "the clock is not sampled at 999 Hz: $(grep cpu-clock evlist.txt)"
+
+# -e and -F given: the clock keeps its modifiers and gets the frequency as a term
+"$TEPHRA" record -q --off-cpu -e cpu-clock:u -F 500 -d u.data -o u.svg -- "$WL/lockwait" >/dev/null 2>u.err ||
+	fail "record --off-cpu -e cpu-clock:u -F 500 failed: $(tail -n 3 u.err)"
+perf evlist -v -i u.data >evlist-u.txt 2>/dev/null
+grep '^cpu-clock:' evlist-u.txt | grep -q 'sample_freq }: 500,.*exclude_kernel: 1.* freq: 1' ||
+	fail "-e cpu-clock:u -F 500: $(grep cpu-clock evlist-u.txt)"
+grep '^sched:sched_switch:' evlist-u.txt | grep -q 'sample_freq }: 1,' ||
+	fail "-e cpu-clock:u: sched_switch not at period 1: $(grep sched_switch evlist-u.txt)"
+"$TEPHRA" record -q --off-cpu -e 'odd/event' -d odd.data -o odd.svg -- true >/dev/null 2>odd.err
+rc=$?
+[ $rc = 2 ] && grep -q 'EVENT/freq=N/' odd.err || fail "-e odd/event: exit $rc, $(cat odd.err)"
 
 # the warning, on recordings made by hand
 warns() { grep -q 'sched:sched_switch was sampled .*not at every switch.*-c 1' "$1"; }
