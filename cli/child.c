@@ -10,6 +10,81 @@
 
 #include "child.h"
 
+/* The signals of child.h's wrapping, their dispositions before, and what came. */
+static const int wrapped[] = { SIGINT, SIGTERM, SIGHUP };
+#define NWRAPPED (sizeof(wrapped) / sizeof(wrapped[0]))
+static struct sigaction before[NWRAPPED];
+static int catching;
+static volatile sig_atomic_t running_pid, interrupted_by, stopped_by;
+
+static void on_signal(int sig, siginfo_t *si, void *uc)
+{
+	int saved_errno = errno; /* kill() may change what the interrupted code reads */
+	(void)uc;
+	if (sig == SIGINT && !interrupted_by && !stopped_by)
+		interrupted_by = sig;
+	else if (!stopped_by)
+		stopped_by = sig;
+	/* SI_KERNEL: the terminal's, sent to the foreground group, the child included */
+	if (running_pid > 0 && si->si_code != SI_KERNEL)
+		kill((pid_t)running_pid, sig);
+	errno = saved_errno;
+}
+
+static void catch_signals(void)
+{
+	if (catching)
+		return;
+	catching = 1;
+	for (size_t i = 0; i < NWRAPPED; i++) {
+		struct sigaction sa;
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_sigaction = on_signal;
+		sa.sa_flags = SA_SIGINFO | SA_RESTART;
+		sigfillset(&sa.sa_mask);
+		sigaction(wrapped[i], NULL, &before[i]);
+		if (before[i].sa_handler != SIG_IGN)
+			sigaction(wrapped[i], &sa, NULL);
+	}
+}
+
+static void wrapped_mask(sigset_t *set)
+{
+	sigemptyset(set);
+	for (size_t i = 0; i < NWRAPPED; i++)
+		sigaddset(set, wrapped[i]);
+}
+
+int child_interrupted(void)
+{
+	return interrupted_by;
+}
+
+int child_stopped(void)
+{
+	return stopped_by;
+}
+
+void child_signals_end(void)
+{
+	if (!catching)
+		return;
+	catching = 0;
+	for (size_t i = 0; i < NWRAPPED; i++)
+		sigaction(wrapped[i], &before[i], NULL);
+	if (stopped_by) {
+		int sig = stopped_by;
+		sigset_t set;
+		signal(sig, SIG_DFL);
+		sigemptyset(&set);
+		sigaddset(&set, sig);
+		sigprocmask(SIG_UNBLOCK, &set, NULL);
+		fflush(NULL);
+		raise(sig);
+		_exit(128 + sig); /* not reached */
+	}
+}
+
 /* FD becomes the child's descriptor TARGET, which survives exec (FD itself is
  * close-on-exec).  dup2 onto itself would keep the close-on-exec flag: clear it. */
 static int move_fd(int fd, int target)
@@ -20,8 +95,12 @@ static int move_fd(int fd, int target)
 }
 
 /* In the child, between fork and exec. */
-static void run_in_child(const struct child_cmd *cmd, int pipe_write)
+static void run_in_child(const struct child_cmd *cmd, int pipe_write, const sigset_t *mask)
 {
+	/* the program gets the dispositions tephra was given, before it unblocks them */
+	for (size_t i = 0; i < NWRAPPED; i++)
+		sigaction(wrapped[i], &before[i], NULL);
+	sigprocmask(SIG_SETMASK, mask, NULL);
 	if (pipe_write >= 0 && move_fd(pipe_write, STDOUT_FILENO) != 0)
 		_exit(127);
 	if (cmd->stderr_null) {
@@ -54,10 +133,18 @@ pid_t child_start(const struct child_cmd *cmd)
 		return -1;
 	}
 	fflush(NULL); /* else the child would write our buffered output again */
+	catch_signals();
+	/* blocked until the child has our caller's dispositions and we have its pid */
+	sigset_t block, mask;
+	wrapped_mask(&block);
+	sigprocmask(SIG_BLOCK, &block, &mask);
 	pid_t pid = fork();
 	if (pid == 0)
-		run_in_child(cmd, fds[1]);
+		run_in_child(cmd, fds[1], &mask);
 	int fork_errno = errno;
+	if (pid > 0)
+		running_pid = pid;
+	sigprocmask(SIG_SETMASK, &mask, NULL);
 	if (cmd->stdout_pipe) {
 		close(fds[1]);
 		if (pid > 0)
@@ -79,6 +166,8 @@ int child_wait(pid_t pid, const char *who, int *term_signal)
 		*term_signal = 0;
 	while ((got = waitpid(pid, &status, 0)) < 0 && errno == EINTR)
 		;
+	if (running_pid == pid)
+		running_pid = 0;
 	if (got < 0) {
 		fprintf(stderr, "%s: waitpid: %s\n", who, strerror(errno));
 		return -1;

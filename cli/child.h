@@ -33,4 +33,23 @@ int child_wait(pid_t pid, const char *who, int *term_signal);
 /* child_start then child_wait. */
 int child_run(const struct child_cmd *cmd, int *term_signal);
 
+/* The user's signals while tephra wraps a program (record, grind, emu): from the first
+ * child_start on, SIGINT, SIGTERM and SIGHUP do not end tephra, whose child must finish
+ * its file (perf writes perf.data's header on SIGINT, Valgrind and QEMU's plugin their
+ * counts) before tephra draws it.  A signal the terminal sent went to its whole
+ * foreground process group, the child included; one sent to tephra by a process is
+ * passed on to the running child.  Each is noted:
+ *  - the first SIGINT interrupts: the caller waits for its child as usual and makes
+ *    what it can of what was written, saying it was interrupted;
+ *  - a second SIGINT, or SIGTERM or SIGHUP, stops: the caller still waits for its child
+ *    (a program that ignores the signal keeps running, as it would without tephra),
+ *    draws nothing more, removes its temporary files and calls child_signals_end().
+ * A signal our caller ignored stays ignored, by us and by the child. */
+int child_interrupted(void);	/* the signal that interrupted (SIGINT), or 0 */
+int child_stopped(void);	/* the signal that asked to stop, or 0 */
+
+/* Gives the signals back their dispositions; if one asked to stop, tephra dies of it
+ * now (its caller sees the status a signal gives), so the caller cleans up first. */
+void child_signals_end(void);
+
 #endif

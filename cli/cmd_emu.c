@@ -298,7 +298,16 @@ int cmd_emu(int argc, char **argv)
 		rc = 1;
 		goto out;
 	}
-	if (sig)
+	if (child_stopped()) {
+		/* the guest has ended; the plugin's file stays, nothing more is made of it */
+		fprintf(stderr, "tephra emu: stopped by %s: %s\n", strsignal(child_stopped()),
+			export_path || raw || no_svg ? "nothing more written" : "no graph drawn");
+		goto out;
+	}
+	if (child_interrupted())
+		fprintf(stderr, "tephra emu: interrupted (%s): writing what was counted until "
+			"then\n", strsignal(child_interrupted()));
+	else if (sig)
 		fprintf(stderr, "tephra emu: the guest was killed by signal %d (%s); %s holds the "
 				"profile up to that point\n", sig, strsignal(sig),
 			export_path ? export_path : folded);
@@ -327,6 +336,7 @@ out:
 		remove(folded);
 		rmdir(tmpdir);
 	}
+	child_signals_end(); /* our files are gone: a signal that asked to stop ends us */
 	free(export_path);
 	free(qargv);
 	strbuf_release(&parg);

@@ -628,16 +628,30 @@ static int grind(struct grind_args *a, int argc, char **argv)
 		return 1;
 	}
 	pid_t vg_pid = -1;
-	int rc = run_valgrind(a, libdir, folded_abs, dir, argc, argv, &vg_pid);
+	int rc = -1;
+	/* a signal during the version check: the program is not started */
+	if (!child_interrupted() && !child_stopped())
+		rc = run_valgrind(a, libdir, folded_abs, dir, argc, argv, &vg_pid);
 	int ret = rc < 0 ? -1 : 0;
 	char title[512];
 	snprintf(title, sizeof(title), "tephra grind: %s", argv[0]);
+	if (ret == 0 && child_stopped()) {
+		fprintf(stderr, "tephra grind: stopped by %s: nothing written\n",
+			strsignal(child_stopped()));
+		ret = -1;
+	} else if (ret == 0 && child_interrupted()) {
+		/* the tool wrote its counts as the program ended (as callgrind does) */
+		fprintf(stderr, "tephra grind: interrupted (%s): writing what was counted until "
+			"then\n", strsignal(child_interrupted()));
+	}
 	if (ret == 0)
 		ret = a->no_children ? single_process(a, dir, folded_abs, vg_pid, title, rc)
 				     : merge_processes(a, dir, folded_abs, argv[0], title, rc);
 	grind_procs_remove_dir(dir);
+	/* our directory is gone: a signal that asked to stop ends us now */
+	child_signals_end();
 	if (rc < 0)
-		return 1;
+		return child_interrupted() ? 128 + child_interrupted() : 1;
 	if (ret != 0)
 		return rc ? rc : 1;
 	/* The program's exit status is ours, as under valgrind itself. */
@@ -651,6 +665,7 @@ int cmd_grind(int argc, char **argv)
 	int rc = parse_args(&a, argc, argv);
 	if (rc < 0)
 		rc = grind(&a, argc - optind, argv + optind);
+	child_signals_end(); /* on every way out */
 	for (size_t i = 0; i < a.ntool_opts; i++)
 		free(a.tool_opts[i]);
 	free(a.tool_opts);

@@ -42,10 +42,13 @@ static void usage(FILE *f)
 		"  --perf-arg ARG      pass ARG to perf record (repeatable), e.g. --perf-arg=-a\n"
 		"  --perf-args \"ARGS\"  pass several space-separated arguments to perf record\n"
 		"  --folded FILE       also write the folded stacks\n"
-		"With the graph options --off-cpu or --wall (below), perf also records scheduler\n"
-		"switches (sched:sched_switch with call graphs, as the samples', and\n"
-		"--switch-events), which needs root, or kernel.perf_event_paranoid=-1 and a\n"
-		"readable tracefs.\n"
+		"COMMAND's stdout and exit status are its own (tephra's lines go to stderr).\n"
+		"Ctrl-C: perf finishes the file, the graph of what was recorded is drawn; a\n"
+		"second Ctrl-C or SIGTERM: no graph.\n"
+		"With the graph options --off-cpu or --wall (below), perf also records every\n"
+		"scheduler switch (-e sched:sched_switch -c 1 with call graphs, as the samples',\n"
+		"and --switch-events; the clock's -F becomes a term: cpu-clock/freq=999/),\n"
+		"which needs root, or kernel.perf_event_paranoid=-1 and a readable tracefs.\n"
 		"\nGraph options (as tephra flamegraph):\n%s", RECORD_DWARF_DUMP, flame_cli_help);
 }
 
@@ -136,6 +139,45 @@ static int check_switches_allowed(void)
 		"in tracefs (%s): mount it (mount -t tracefs nodev /sys/kernel/tracing) and let "
 		"this user read it\n", formats[0]);
 	return 1;
+}
+
+/* EVENT sampled FREQ times a second by a term of its own, named as without it:
+ * "cpu-clock:u" -> "cpu-clock/freq=999,name=cpu-clock/u", "E/TERMS/M" -> "E/TERMS,freq=999/M"
+ * (--off-cpu/--wall, where -c 1 is every other event's period).  "max" is the kernel's
+ * limit.  Returns the new event, or NULL having said why. */
+static char *clock_with_freq(const char *event, const char *freq)
+{
+	char max[32], *out;
+	if (!strcmp(freq, "max")) {
+		FILE *f = fopen("/proc/sys/kernel/perf_event_max_sample_rate", "r");
+		unsigned rate = 0;
+		if (!f || fscanf(f, "%u", &rate) != 1 || !rate) {
+			fprintf(stderr, "tephra record: -F max: cannot read "
+				"/proc/sys/kernel/perf_event_max_sample_rate\n");
+			if (f)
+				fclose(f);
+			return NULL;
+		}
+		fclose(f);
+		snprintf(max, sizeof(max), "%u", rate);
+		freq = max;
+	}
+	const char *slash = strrchr(event, '/');
+	int n;
+	if (slash && slash != event && strchr(event, '/') != slash) {
+		n = asprintf(&out, "%.*s,freq=%s%s", (int)(slash - event), event, freq, slash);
+	} else if (!slash) {
+		size_t name = strcspn(event, ":");
+		n = asprintf(&out, "%.*s/freq=%s,name=%.*s/%s", (int)name, event, freq, (int)name,
+			     event, event[name] ? event + name + 1 : "");
+	} else {
+		fprintf(stderr, "tephra record: -e %s: with --off-cpu/--wall the event needs "
+			"-F as a term (EVENT/freq=N/): not an event tephra can give one\n", event);
+		return NULL;
+	}
+	if (n < 0)
+		xfatal("out of memory");
+	return out;
 }
 
 /* Checks the arguments that would otherwise fail only after the command has run. */
@@ -243,14 +285,27 @@ int cmd_record(int argc, char **argv)
 	push(&perf, "perf");
 	push(&perf, "record");
 	push(&perf, "-e");
-	push(&perf, event);
-	push(&perf, "-F");
-	push(&perf, freq);
 	if (switches) {
-		/* the scheduler's switches, with the on-CPU samples' call graphs */
+		/* -F would sample the tracepoint by frequency too, skipping switches: the clock
+		 * gets its frequency as a term, every switch is recorded (-c 1), with the
+		 * on-CPU samples' call graphs */
+		char *clock = clock_with_freq(event, freq);
+		if (!clock) {
+			free_list(&perf);
+			free_list(&extra);
+			return 2;
+		}
+		push(&perf, clock);
+		free(clock);
 		push(&perf, "-e");
 		push(&perf, "sched:sched_switch");
+		push(&perf, "-c");
+		push(&perf, "1");
 		push(&perf, "--switch-events");
+	} else {
+		push(&perf, event);
+		push(&perf, "-F");
+		push(&perf, freq);
 	}
 	if (dwarf) {
 		push(&perf, "--call-graph");
@@ -275,6 +330,11 @@ int cmd_record(int argc, char **argv)
 	int status = child_run(&perf_cmd, NULL);
 	free_list(&perf);
 	free_list(&extra);
+	/* perf has written the file and ended: nothing of ours to clean up */
+	if (child_stopped())
+		fprintf(stderr, "tephra record: stopped by %s: no graph drawn\n",
+			strsignal(child_stopped()));
+	child_signals_end();
 	if (status < 0 || status == 127) {
 		fprintf(stderr, "tephra record: perf record did not run\n");
 		return 1;
@@ -287,7 +347,10 @@ int cmd_record(int argc, char **argv)
 			existed ? "new " : "", data);
 		return 1;
 	}
-	if (status != 0)
+	if (child_interrupted())
+		fprintf(stderr, "tephra record: interrupted (%s): drawing what perf recorded "
+			"until then\n", strsignal(child_interrupted()));
+	else if (status != 0)
 		fprintf(stderr, "tephra record: perf record exited with %d; drawing what it "
 			"recorded\n", status);
 
@@ -314,11 +377,16 @@ int cmd_record(int argc, char **argv)
 	}
 	if (rc == 0 && folded)
 		rc = write_folded(folded, t);
+	/* stdout is the program's (tephra record -- xz -c f > f.xz) */
 	if (rc == 0) {
-		printf("perf data:   %s\nflame graph: %s\n", data, c.output);
+		fprintf(stderr, "perf data:   %s\nflame graph: %s\n", data, c.output);
 		if (folded)
-			printf("folded:      %s\n", folded);
+			fprintf(stderr, "folded:      %s\n", folded);
 	}
 	flame_tree_free(t);
-	return rc;
+	/* perf record exits as its command did (128 + N when signal N ended it: perf
+	 * raises it on itself), and so does tephra record, as grind and emu */
+	if (rc != 0)
+		return status ? status : rc;
+	return status;
 }

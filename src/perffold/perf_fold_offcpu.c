@@ -105,6 +105,16 @@ int perf_fold_offcpu_start(struct fold_run *r, struct perf_session *s,
 				 s->path);
 		return -1;
 	}
+	/* a switch the kernel did not sample has no stack: its wait is lost (perf record -F
+	 * applies to the tracepoint too, and samples it by frequency) */
+	if ((sw->attr.flags & PERF_ATTR_FLAG_FREQ) || sw->attr.sample_period_or_freq > 1)
+		tephra_warn(o->report, "%s: sched:sched_switch was sampled %s %llu, not at every "
+			    "switch: the waits of the switches skipped are missing; record every "
+			    "one: perf record -e sched:sched_switch -c 1 (with -F, give the clock "
+			    "its frequency as a term: -e cpu-clock/freq=999/), or tephra record "
+			    "--off-cpu", s->path, (sw->attr.flags & PERF_ATTR_FLAG_FREQ) ?
+			    "at a frequency of" : "with a period of",
+			    (unsigned long long)sw->attr.sample_period_or_freq);
 	/* --time: the slice applies to the intervals, not to the records read (an interval
 	 * in it may start before it); the on-CPU samples of --wall are kept by their time */
 	if (sample_filter_times(&o->filter, s->reader, s->path, &r->times, &r->nr_times, err))

@@ -9,7 +9,7 @@
 
 "$TEPHRA" record --wall -d w.data -o w.svg --folded w.folded -- "$WL/offcpu" >record.out 2>record.err ||
 	{ fail "tephra record --wall failed: $(tail -n 3 record.err)"; exit 1; }
-grep -q -- '-e sched:sched_switch --switch-events --call-graph dwarf' record.err ||
+grep -q -- '-e cpu-clock/freq=999,name=cpu-clock/ -e sched:sched_switch -c 1 --switch-events --call-graph dwarf' record.err ||
 	fail "record: perf was not asked for switches with DWARF call graphs: $(head -n 1 record.err)"
 perf evlist -i w.data >evlist.txt 2>/dev/null
 for ev in cpu-clock sched:sched_switch; do

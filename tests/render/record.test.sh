@@ -18,7 +18,7 @@ gcc -O2 -g -fno-omit-frame-pointer -o "$d/demo" "$TOP/demo/demo.c" || fail "cann
 cd "$d"
 "$TEPHRA" record --perf-arg=--no-buildid --folded demo.folded -- ./demo 200 > out 2> err || { cat err; fail "record"; }
 grep -q -- "perf record -e cpu-clock -F 999 --call-graph dwarf,16384 -o perf.data --no-buildid -- ./demo 200" err || { cat err; fail "perf command line"; }
-grep -qx "perf data:   perf.data" out && grep -qx "flame graph: flame.svg" out || { cat out; fail "where the files went"; }
+grep -qx "perf data:   perf.data" err && grep -qx "flame graph: flame.svg" err || { cat err; fail "where the files went"; }
 [ -s flame.svg ] && [ -s perf.data ] && [ -s demo.folded ] || fail "files missing"
 # Oracle: perf script's periods, summed over samples of the demo's command.
 want=$(perf script -i perf.data -F comm,period 2>/dev/null | awk '$1 == "demo" { s += $2 } END { printf "%.0f", s }')

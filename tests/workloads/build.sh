@@ -10,6 +10,7 @@ FP="-O1 -g -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer"
 cc $FP -o "$out/recurse" "$src/recurse.c"
 cc $FP -o "$out/threads" "$src/threads.c" -lpthread
 cc $FP -o "$out/offcpu" "$src/offcpu.c" -lpthread
+cc $FP -o "$out/lockwait" "$src/lockwait.c" -lpthread
 cc $FP -fno-optimize-sibling-calls -o "$out/phases" "$src/phases.c"
 cc $FP -o "$out/pingpong" "$src/pingpong.c" -lpthread
 cc $FP -o "$out/forkexec" "$src/forkexec.c"
