@@ -218,6 +218,13 @@ int export_format_write_with(struct export_profile *p, enum export_format f,
 	int wrc = f == EXPORT_FORMAT_PPROF	? export_write_pprof(p, wo, out, &err)
 		  : f == EXPORT_FORMAT_CALLGRIND ? export_write_callgrind(p, out, &err)
 						 : export_write_speedscope(p, name, out, &err);
+	int e = errno;
+	if (wrc && ferror(out)) {
+		/* a write error: said with its cause by cli_out_close */
+		errno = e;
+		cli_out_close(&of, who, 0);
+		return 1;
+	}
 	if (wrc) {
 		fprintf(stderr, "%s: %s: %s\n", who, path, err.msg);
 		rc = 1;
