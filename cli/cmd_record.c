@@ -311,9 +311,11 @@ int cmd_record(int argc, char **argv)
 	if (rc == 0 && folded)
 		rc = write_folded(folded, t);
 	if (rc == 0) {
-		printf("perf data:   %s\nflame graph: %s\n", data, c.output);
+		/* not among the folded stacks when they went to standard output */
+		FILE *say = folded && !strcmp(folded, "-") ? stderr : stdout;
+		fprintf(say, "perf data:   %s\nflame graph: %s\n", data, c.output);
 		if (folded)
-			printf("folded:      %s\n", folded);
+			fprintf(say, "folded:      %s\n", strcmp(folded, "-") ? folded : "<stdout>");
 	}
 	flame_tree_free(t);
 	return rc;

@@ -279,14 +279,14 @@ int flame_cli_write(struct flame_cli *c, const struct flame_tree *t)
 			rc = 1;
 		}
 	}
-	if (rc == 0 && flame_svg_write(out, name, t, &c->svg, &err) != 0) {
+	int wrote = rc == 0 && flame_svg_write(out, name, t, &c->svg, &err) == 0;
+	if (rc == 0 && !wrote && !ferror(out))
 		fprintf(stderr, "%s: %s\n", c->who, err.msg);
-		rc = 1;
-	}
-	/* the SVG first: a failed palette save leaves the graph where it was */
+	/* the SVG first: a failed palette save leaves the graph where it was; a write
+	 * error is said by cli_out_close, as every command's */
 	if (rc)
 		out_file_abort(&of);
-	else if (cli_out_close(&of, c->who, 1) != 0)
+	else if (cli_out_close(&of, c->who, wrote) != 0)
 		rc = 1;
 	if (rc == 0 && c->svg.cp && palette_map_save(c->svg.cp, c->palfile, &err) != 0) {
 		fprintf(stderr, "%s: %s\n", c->who, err.msg);
