@@ -4,10 +4,11 @@
 # unlinked it; the others truncated it).  The write fails for certain: the outputs are
 # in a small tmpfs, mounted in this test's own mount namespace, filled with a file
 # until a write returned ENOSPC.  The oracle is a copy of each file taken before.
+self=$(readlink -f "$0")
 . "$(dirname "$0")/lib.sh"
 [ "$(id -u)" = 0 ] || skip "mounting a tmpfs needs root"
 if [ -z "${OUTPUTS_NS:-}" ]; then
-	OUTPUTS_NS=1 exec unshare -m --propagation private bash "$0" ||
+	OUTPUTS_NS=1 exec unshare -m --propagation private bash "$self" ||
 		skip "unshare -m does not work here"
 fi
 make_inputs
