@@ -23,6 +23,7 @@ int cli_out_probe(const char *who, const char *path)
 FILE *cli_out_open(struct out_file *o, const char *who, const char *path)
 {
 	struct tephra_error err = { "" };
+	fflush(stdout); /* "-" is a stream of its own on descriptor 1 */
 	if (out_file_open(o, path, &err) != 0) {
 		fprintf(stderr, "%s: %s\n", who, err.msg);
 		return NULL;
@@ -35,7 +36,7 @@ int cli_out_close(struct out_file *o, const char *who, int ok)
 	struct tephra_error err = { "" };
 	int e = errno; /* the writer's, when it has just failed */
 	if (!ok && o->f && ferror(o->f)) {
-		if (o->f == stdout)
+		if (o->t.kind == OUT_KIND_STDOUT)
 			fprintf(stderr, "%s: write error: %s\n", who, strerror(e ? e : EIO));
 		else
 			fprintf(stderr, "%s: %s: write error: %s\n", who, o->name,

@@ -197,9 +197,7 @@ int out_file_open(struct out_file *o, const char *path, struct tephra_error *err
 		return -1;
 	int fd = -1;
 	switch (o->t.kind) {
-	case OUT_KIND_STDOUT:
-		o->f = stdout;
-		return 0;
+	case OUT_KIND_STDOUT: /* a stream of its own on descriptor 1: see out_file.h */
 	case OUT_KIND_FD:
 		fd = fcntl(o->t.fd, F_DUPFD_CLOEXEC, 3);
 		break;
@@ -245,12 +243,6 @@ int out_file_commit(struct out_file *o, struct tephra_error *err)
 	errno = 0;
 	int bad = fflush(o->f) != 0 || ferror(o->f);
 	int e = errno;
-	if (o->f == stdout) {
-		o->f = NULL;
-		if (bad)
-			tephra_error_set(err, "write error: %s", strerror(e ? e : EIO));
-		return bad ? -1 : 0;
-	}
 	errno = 0;
 	if (fclose(o->f) != 0 && !bad) {
 		bad = 1;
@@ -258,6 +250,11 @@ int out_file_commit(struct out_file *o, struct tephra_error *err)
 	}
 	o->f = NULL;
 	o->fd = -1;
+	if (bad && o->t.kind == OUT_KIND_STDOUT) {
+		tephra_error_set(err, "write error: %s", strerror(e ? e : EIO));
+		out_file_abort(o);
+		return -1;
+	}
 	if (bad) {
 		tephra_error_set(err, "%s: write error: %s", o->name, strerror(e ? e : EIO));
 		out_file_abort(o);
@@ -285,7 +282,7 @@ int out_file_commit(struct out_file *o, struct tephra_error *err)
 
 void out_file_abort(struct out_file *o)
 {
-	if (o->f && o->f != stdout)
+	if (o->f)
 		fclose(o->f);
 	o->f = NULL;
 	o->fd = -1;

@@ -73,13 +73,14 @@ struct out_file {
 	int fd;
 };
 
-/* Opens PATH for writing; O->f is the stream to write (stdout for "-").  Returns 0, or
- * -1 with ERR (nothing was created). */
+/* Opens PATH for writing; O->f is the stream to write.  For "-" (or /dev/stdout) it is
+ * a stream of its own on a copy of descriptor 1: a caller that wrote to its stdio
+ * stdout flushes it first.  Returns 0, or -1 with ERR (nothing was created). */
 int out_file_open(struct out_file *o, const char *path, struct tephra_error *err);
 
 /* Flushes and closes the stream, checking every write, and renames the file into
- * place.  Returns 0, or -1 with ERR "PATH: write error: why" (then as out_file_abort:
- * the file renamed over is left as it was).  Standard output is flushed, not closed. */
+ * place.  Returns 0, or -1 with ERR "PATH: write error: why", "write error: why" for
+ * standard output (then as out_file_abort: the file renamed over is left as it was). */
 int out_file_commit(struct out_file *o, struct tephra_error *err);
 
 /* Gives up: closes the stream and removes the file being written; the output path is
