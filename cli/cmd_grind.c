@@ -360,10 +360,10 @@ static int parse_args(struct grind_args *a, int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
+	/* the tool writes in a directory of ours, named after -o's base name */
 	const char *oslash = output ? strrchr(output, '/') : NULL;
-	if (a->no_children && oslash && memmem(output, (size_t)(oslash - output), "%p", 2)) {
-		fprintf(stderr, "tephra grind: --no-children: %%p only in -o's file name, not its "
-			"directory\n");
+	if (oslash && memmem(output, (size_t)(oslash - output), "%p", 2)) {
+		fprintf(stderr, "tephra grind: -o: %%p only in the file name, not the directory\n");
 		return 2;
 	}
 	if (a->with_pid && a->no_children) {
@@ -554,37 +554,23 @@ static int merge_processes(const struct grind_args *a, const char *dir, const ch
 	return ret;
 }
 
-/* With --no-children the tool writes its files (FILE, FILE.PID of a forked process,
- * FILE.N of a dump request) into OUTDIR, ours, named after -o's base name; they are
- * copied to -o's directory (or standard output) by base/out_file.h's rule, so nothing
- * the tool opens is a path someone else could have planted. */
-static int single_process(const struct grind_args *a, const char *dir, const char *outdir,
-			  const char *base, pid_t vg_pid, const char *title, int rc)
+/* The files the tool wrote itself into OUTDIR, ours, named after -o's base name (with
+ * --no-children FILE and FILE.PID of a forked process; FILE.N of a dump request in
+ * either mode), copied to -o's directory (or standard output, FIRST first) by
+ * base/out_file.h's rule: nothing the tool opens is a path someone else could have
+ * planted.  Returns 0 or -1. */
+static int copy_tool_files(const struct grind_args *a, const char *outdir, const char *first)
 {
-	struct tephra_error err = { { 0 } };
-	struct grind_procs p;
-	if (grind_procs_read(dir, &p, &err) != 0)
-		fprintf(stderr, "tephra grind: %s\n", err.msg);
-	warn_untraced(&p, 1);
-	grind_procs_release(&p);
-	char first[NAME_MAX + 1], path[PATH_MAX], dest[PATH_MAX];
-	struct stat st;
-	/* Valgrind expands %p itself: the first process's file is the one to draw. */
-	if (expand_pid(first, sizeof(first), base, (long)vg_pid) != 0 ||
-	    path_join(path, sizeof(path), outdir, first) != 0 || stat(path, &st) != 0) {
-		fprintf(stderr, "tephra grind: %s was not written (the program or Valgrind "
-			"failed, exit status %d)\n", a->folded, rc);
-		return -1;
-	}
+	char path[PATH_MAX], dest[PATH_MAX];
 	struct dirent **names;
 	int n = scandir(outdir, &names, NULL, alphasort), ret = n < 0 ? -1 : 0;
 	const char *slash = strrchr(a->folded, '/');
 	int dirlen = slash ? (int)(slash - a->folded) + 1 : 0;
-	/* the first process's file first: with -o -, the others follow it */
 	for (int pass = 0; pass < 2 && ret == 0; pass++) {
 		for (int i = 0; i < n && ret == 0; i++) {
 			const char *name = names[i]->d_name;
-			if (name[0] == '.' || !strcmp(name, first) != !pass)
+			int is_first = first && !strcmp(name, first);
+			if (name[0] == '.' || is_first != !pass)
 				continue;
 			if (path_join(path, sizeof(path), outdir, name) != 0)
 				ret = -1;
@@ -600,11 +586,33 @@ static int single_process(const struct grind_args *a, const char *dir, const cha
 	for (int i = 0; i < n; i++)
 		free(names[i]);
 	free(n >= 0 ? names : NULL);
-	if (ret == 0 && a->svg) {
-		path_join(path, sizeof(path), outdir, first);
-		ret = render_svg(path, a->svg, title);
+	return ret;
+}
+
+/* With --no-children the tool writes the profile itself (copy_tool_files). */
+static int single_process(const struct grind_args *a, const char *dir, const char *outdir,
+			  const char *base, pid_t vg_pid, const char *title, int rc)
+{
+	struct tephra_error err = { { 0 } };
+	struct grind_procs p;
+	if (grind_procs_read(dir, &p, &err) != 0)
+		fprintf(stderr, "tephra grind: %s\n", err.msg);
+	warn_untraced(&p, 1);
+	grind_procs_release(&p);
+	char first[NAME_MAX + 1], path[PATH_MAX];
+	struct stat st;
+	/* Valgrind expands %p itself: the first process's file is the one to draw. */
+	if (expand_pid(first, sizeof(first), base, (long)vg_pid) != 0 ||
+	    path_join(path, sizeof(path), outdir, first) != 0 || stat(path, &st) != 0) {
+		fprintf(stderr, "tephra grind: %s was not written (the program or Valgrind "
+			"failed, exit status %d)\n", a->folded, rc);
+		return -1;
 	}
-	return ret ? -1 : 0;
+	if (copy_tool_files(a, outdir, first) != 0)
+		return -1;
+	if (a->svg && render_svg(path, a->svg, title) != 0)
+		return -1;
+	return 0;
 }
 
 static int grind(struct grind_args *a, int argc, char **argv)
@@ -644,7 +652,8 @@ static int grind(struct grind_args *a, int argc, char **argv)
 	    (a->svg && cli_out_probe("tephra grind", a->svg) != 0))
 		return 1;
 	/* Where the tool writes a file per process (and notes of programs it did not
-	 * follow), or with --no-children its files (in DIR/out): ours, removed at the end. */
+	 * follow), and in DIR/out the files it writes itself (copy_tool_files): ours,
+	 * removed at the end. */
 	const char *tmp = getenv("TMPDIR");
 	char dir[PATH_MAX], outdir[PATH_MAX], tool_out[PATH_MAX], shown[PATH_MAX];
 	snprintf(dir, sizeof(dir), "%s/tephra-grind.XXXXXX", tmp && *tmp ? tmp : "/tmp");
@@ -658,23 +667,23 @@ static int grind(struct grind_args *a, int argc, char **argv)
 	snprintf(shown, sizeof(shown), "%.*s", abs_slash ? (int)(abs_slash - folded_abs) + 1 : 0,
 		 folded_abs);
 	if (path_join(outdir, sizeof(outdir), dir, "out") != 0 ||
-	    path_join(tool_out, sizeof(tool_out), outdir, base) != 0 ||
-	    (a->no_children && mkdir(outdir, 0700) != 0)) {
+	    path_join(tool_out, sizeof(tool_out), outdir, base) != 0 || mkdir(outdir, 0700) != 0) {
 		fprintf(stderr, "tephra grind: %s: %s\n", outdir, strerror(errno));
 		grind_procs_remove_dir(dir);
 		return 1;
 	}
 	pid_t vg_pid = -1;
-	int rc = run_valgrind(a, libdir, a->no_children ? tool_out : folded_abs,
-			      a->no_children ? shown : NULL, dir, argc, argv, &vg_pid);
+	int rc = run_valgrind(a, libdir, tool_out, shown, dir, argc, argv, &vg_pid);
 	int ret = rc < 0 ? -1 : 0;
 	char title[512];
 	snprintf(title, sizeof(title), "tephra grind: %s", argv[0]);
 	if (ret == 0)
 		ret = a->no_children ? single_process(a, dir, outdir, base, vg_pid, title, rc)
 				     : merge_processes(a, dir, folded_abs, argv[0], title, rc);
-	if (a->no_children)
-		grind_procs_remove_dir(outdir);
+	/* the dumps a program asked for (CALLGRIND_DUMP_STATS) */
+	if (ret == 0 && !a->no_children && copy_tool_files(a, outdir, NULL) != 0)
+		ret = -1;
+	grind_procs_remove_dir(outdir);
 	grind_procs_remove_dir(dir);
 	if (rc < 0)
 		return 1;

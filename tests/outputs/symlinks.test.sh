@@ -53,6 +53,18 @@ if [[ " $CMDS " = *" grind "* ]]; then
 		{ cat grind.err; fail "grind's default SVG: exit $rc"; }
 	[ ! -e ../nologin ] || fail "grind created grind.svg's target"
 	echo "ok grind defaults"
+	# A dump the program asks for (CALLGRIND_DUMP_STATS: FILE.1) was written by the
+	# tool itself, through any link: now it is copied by the same rule.
+	gcc -O1 -g -fno-inline -fno-omit-frame-pointer -I"$TOP/include" -o requests "$TOP/tests/grind/progs/requests.c" ||
+		fail "cannot build requests.c"
+	echo precious >../victim.dump
+	$NOBODY ln -s ../victim.dump r.folded.1
+	"$TEPHRA" grind -q --no-svg -o r.folded ./requests 2>dump.err; rc=$?
+	[ $rc = 1 ] && grep -q "r.folded.1: a symbolic link owned by uid 65534" dump.err ||
+		{ cat dump.err; fail "grind's dump through nobody's link: exit $rc"; }
+	[ "$(cat ../victim.dump)" = precious ] || fail "grind's dump written through nobody's link"
+	grep -q 'work' r.folded || fail "premise: the profile itself was written"
+	echo "ok grind dump"
 fi
 cd ..
 # root's own link is followed: the target written, the link kept
