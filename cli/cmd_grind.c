@@ -52,7 +52,7 @@ static void usage(FILE *f)
 "Runs PROGRAM under Valgrind, counting every guest instruction against its full call\n"
 "path; writes folded stacks and a flame graph.\n\n"
 "  -o, --output=FILE       folded stacks [grind.folded]; %%p in FILE: one file per\n"
-"                          process, %%p replaced by its pid\n"
+"                          process, %%p replaced by its pid; '-': standard output\n"
 "  -f, --format=FORMAT     write -o as folded (the default),\n"
 "                          " EXPORT_FORMAT_HELP "\n"
 "                          [grind.pb.gz, grind.callgrind, grind.speedscope.json]\n"

@@ -93,7 +93,7 @@ int out_file_resolve(const char *path, struct out_target *t, struct tephra_error
 		case OUT_STEP_REPLACE:
 			t->kind = OUT_KIND_RENAME;
 			t->exists = 1;
-			t->mode = st.st_mode & 07777;
+			t->mode = st.st_mode & 0777;
 			return 0;
 		case OUT_STEP_IN_PLACE:
 			t->kind = OUT_KIND_IN_PLACE;
