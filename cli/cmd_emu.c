@@ -325,7 +325,7 @@ int cmd_emu(int argc, char **argv)
 				"profile up to that point\n", sig, strsignal(sig), shown);
 	if (stat(folded, &sst) != 0 ||
 	    (had && sst.st_dev == before.st_dev && sst.st_ino == before.st_ino)) {
-		fprintf(stderr, "tephra emu: the plugin wrote no profile (%s)\n", folded);
+		fprintf(stderr, "tephra emu: the plugin wrote no profile (%s)\n", shown);
 		if (!rc)
 			rc = 1;
 		goto out;
