@@ -2,6 +2,7 @@
 #include <elfutils/version.h>
 #include <errno.h>
 #include <stdio.h>
+#include <stdio_ext.h>
 #include <string.h>
 
 #include "base/xalloc.h"
@@ -85,8 +86,9 @@ static int asks_help(int argc, char **argv)
 static int check_stdout(const char *cmd, int rc)
 {
 	errno = 0;
-	int bad = ferror(stdout);
-	if (fclose(stdout) != 0)
+	int bad = ferror(stdout), pending = __fpending(stdout) > 0;
+	/* a closed standard output (>&-) the command never wrote to is no error */
+	if (fclose(stdout) != 0 && (bad || pending || errno != EBADF))
 		bad = 1;
 	if (bad && rc == 0) {
 		fprintf(stderr, "tephra %s: write error: %s\n", cmd, strerror(errno ? errno : EIO));
