@@ -3,28 +3,54 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-int cli_can_write(const char *path)
-{
-	struct stat st;
+#include "base/error.h"
 
-	if (stat(path, &st) == 0) {
-		if (S_ISDIR(st.st_mode)) {
-			errno = EISDIR;
-			return 0;
-		}
-		return access(path, W_OK) == 0;
+int cli_out_probe(const char *who, const char *path)
+{
+	struct tephra_error err = { "" };
+	if (out_file_probe(path, &err) != 0) {
+		fprintf(stderr, "%s: %s\n", who, err.msg);
+		return -1;
 	}
-	/* A new file: create and remove it, so the directory's permissions are checked. */
-	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0644);
-	if (fd < 0)
-		return 0;
-	close(fd);
-	unlink(path);
-	return 1;
+	return 0;
+}
+
+FILE *cli_out_open(struct out_file *o, const char *who, const char *path)
+{
+	struct tephra_error err = { "" };
+	fflush(stdout); /* "-" is a stream of its own on descriptor 1 */
+	if (out_file_open(o, path, &err) != 0) {
+		fprintf(stderr, "%s: %s\n", who, err.msg);
+		return NULL;
+	}
+	return o->f;
+}
+
+int cli_out_close(struct out_file *o, const char *who, int ok)
+{
+	struct tephra_error err = { "" };
+	int e = errno; /* the writer's, when it has just failed */
+	if (!ok && o->f && ferror(o->f)) {
+		if (o->t.kind == OUT_KIND_STDOUT)
+			fprintf(stderr, "%s: write error: %s\n", who, strerror(e ? e : EIO));
+		else
+			fprintf(stderr, "%s: %s: write error: %s\n", who, o->name,
+				strerror(e ? e : EIO));
+	}
+	if (!ok) {
+		out_file_abort(o);
+		return -1;
+	}
+	if (out_file_commit(o, &err) != 0) {
+		fprintf(stderr, "%s: %s\n", who, err.msg);
+		return -1;
+	}
+	return 0;
 }
 
 int cli_spool_stdin(char *path, size_t size)
@@ -59,4 +85,28 @@ fail:;
 	close(fd);
 	errno = e;
 	return -1;
+}
+
+int cli_out_copy(const char *who, const char *src, const char *path)
+{
+	FILE *in = fopen(src, "rb");
+	if (!in) {
+		fprintf(stderr, "%s: %s: %s\n", who, src, strerror(errno));
+		return -1;
+	}
+	struct out_file o;
+	FILE *out = cli_out_open(&o, who, path);
+	char buf[1 << 16];
+	size_t n;
+	int ok = out != NULL;
+	while (ok && (n = fread(buf, 1, sizeof(buf), in)) > 0)
+		ok = fwrite(buf, 1, n, out) == n;
+	if (ok && ferror(in)) {
+		fprintf(stderr, "%s: %s: read error\n", who, src);
+		ok = 0;
+	}
+	fclose(in);
+	if (!out)
+		return -1;
+	return cli_out_close(&o, who, ok);
 }

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli_files.h"
 #include "commands.h"
 #include "flame_cli.h"
 #include "render/flame_diff.h"
@@ -80,12 +81,11 @@ int cmd_diff(int argc, char **argv)
 	if (rc == 0) {
 		flame_tree_finish(t);
 		if (folded) {
-			FILE *out = c.output && strcmp(c.output, "-") ? fopen(c.output, "w") : stdout;
-			if (!out || flame_diff_write_folded(t, out, normalize, 2) != 0 ||
-			    (out != stdout && fclose(out) != 0)) {
-				fprintf(stderr, "tephra diff: %s: write error\n", c.output ? c.output : "<stdout>");
+			struct out_file of;
+			FILE *out = cli_out_open(&of, "tephra diff", c.output ? c.output : "-");
+			if (!out || cli_out_close(&of, "tephra diff",
+						  flame_diff_write_folded(t, out, normalize, 2) == 0) != 0)
 				rc = 1;
-			}
 		} else {
 			if (normalize)
 				flame_diff_normalize(t);

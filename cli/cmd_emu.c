@@ -32,7 +32,8 @@ static const char usage_text[] =
 	"self-check counters on stderr.\n"
 	"\n"
 	"  -o, --output FILE     folded output (default: GUEST's name + .folded in the\n"
-	"                        current directory); the SVG goes next to it (.svg)\n"
+	"                        current directory); the SVG goes next to it (.svg);\n"
+	"                        '-': standard output, at the end, no SVG\n"
 	"  -f, --format FORMAT   write -o as folded (the default),\n"
 	"                        " EXPORT_FORMAT_HELP ",\n"
 	"                        with addresses, inline chains and source lines; no SVG\n"
@@ -219,10 +220,6 @@ int cmd_emu(int argc, char **argv)
 		fprintf(stderr, "tephra emu: %s: cannot open the guest: %s\n", guest, strerror(errno));
 		return 1;
 	}
-	if (output && !cli_can_write(output)) {
-		fprintf(stderr, "tephra emu: %s: cannot write: %s\n", output, strerror(errno));
-		return 1;
-	}
 	const char *gbase = strrchr(guest, '/') ? strrchr(guest, '/') + 1 : guest;
 	char *folded = output ? xstrdup(output) : export_format_file_name(format, gbase);
 	char *svg = with_suffix(folded, ".folded", ".svg");
@@ -230,9 +227,26 @@ int cmd_emu(int argc, char **argv)
 	char **qargv = NULL;
 	int rc = 0;
 	char tmpdir[PATH_MAX] = "";
-	char *export_path = NULL;
-	if (format != EXPORT_FORMAT_FOLDED) {
-		/* the plugin writes the raw stacks in a directory of ours */
+	char *export_path = NULL, *copy_path = NULL;
+	struct out_target ot;
+	struct tephra_error oerr;
+	if (cli_out_probe("tephra emu", folded) != 0 ||
+	    (!no_svg && !raw && format == EXPORT_FORMAT_FOLDED && strcmp(folded, "-") &&
+	     cli_out_probe("tephra emu", svg) != 0)) {
+		rc = 1;
+		goto out;
+	}
+	if (out_file_resolve(folded, &ot, &oerr) != 0) {
+		fprintf(stderr, "tephra emu: %s\n", oerr.msg);
+		rc = 1;
+		goto out;
+	}
+	if (ot.kind == OUT_KIND_STDOUT)
+		no_svg = 1; /* the SVG would have no name */
+	if (format != EXPORT_FORMAT_FOLDED || ot.kind != OUT_KIND_RENAME) {
+		/* The plugin writes the raw stacks, or the profile for standard output or a
+		 * device (copied there once, at the end: no checkpoints), in a directory of
+		 * ours. */
 		const char *tmp = getenv("TMPDIR");
 		snprintf(tmpdir, sizeof(tmpdir), "%s/tephra-emu.XXXXXX", tmp && *tmp ? tmp : "/tmp");
 		if (!mkdtemp(tmpdir)) {
@@ -241,10 +255,16 @@ int cmd_emu(int argc, char **argv)
 			rc = 1;
 			goto out;
 		}
-		export_path = folded;
-		folded = with_suffix(tmpdir, "", "/raw.folded");
-		raw = 1;
+		if (format != EXPORT_FORMAT_FOLDED) {
+			export_path = folded;
+			folded = with_suffix(tmpdir, "", "/raw.folded");
+			raw = 1;
+		} else {
+			copy_path = folded;
+			folded = with_suffix(tmpdir, "", "/out.folded");
+		}
 	}
+	const char *shown = export_path ? export_path : copy_path ? copy_path : folded;
 	if (!plugin) {
 		char path[PATH_MAX];
 		struct tephra_error err;
@@ -288,7 +308,9 @@ int cmd_emu(int argc, char **argv)
 		qargv[k++] = cmd[i];
 	qargv[k] = NULL;
 
-	remove(folded);
+	/* Whether the plugin wrote: the file is new, or a new one was renamed over it. */
+	struct stat before, sst;
+	int had = stat(folded, &before) == 0;
 	/* LD_PRELOAD too, so the plugin sees QEMU kill itself on a guest fault. */
 	const struct child_env env[] = { { "LD_PRELOAD", plugin }, { NULL, NULL } };
 	struct child_cmd qemu = { .argv = qargv, .env = env, .who = "tephra emu" };
@@ -309,13 +331,16 @@ int cmd_emu(int argc, char **argv)
 			"then\n", strsignal(child_interrupted()));
 	else if (sig)
 		fprintf(stderr, "tephra emu: the guest was killed by signal %d (%s); %s holds the "
-				"profile up to that point\n", sig, strsignal(sig),
-			export_path ? export_path : folded);
-	struct stat sst;
-	if (stat(folded, &sst) != 0) {
-		fprintf(stderr, "tephra emu: the plugin wrote no profile (%s)\n", folded);
+				"profile up to that point\n", sig, strsignal(sig), shown);
+	if (stat(folded, &sst) != 0 ||
+	    (had && sst.st_dev == before.st_dev && sst.st_ino == before.st_ino)) {
+		fprintf(stderr, "tephra emu: the plugin wrote no profile (%s)\n", shown);
 		if (!rc)
 			rc = 1;
+		goto out;
+	}
+	if (copy_path && cli_out_copy("tephra emu", folded, copy_path) != 0) {
+		rc = 1;
 		goto out;
 	}
 	if (export_path) {
@@ -325,11 +350,11 @@ int cmd_emu(int argc, char **argv)
 			rc = 1;
 	} else if (!raw && !no_svg) {
 		if (write_svg(folded, svg, gbase) == 0)
-			fprintf(stderr, "tephra emu: wrote %s and %s\n", folded, svg);
+			fprintf(stderr, "tephra emu: wrote %s and %s\n", shown, svg);
 		else if (!rc)
 			rc = 1;
 	} else {
-		fprintf(stderr, "tephra emu: wrote %s\n", folded);
+		fprintf(stderr, "tephra emu: wrote %s\n", strcmp(shown, "-") ? shown : "<stdout>");
 	}
 out:
 	if (tmpdir[0]) {
@@ -338,6 +363,7 @@ out:
 	}
 	child_signals_end(); /* our files are gone: a signal that asked to stop ends us */
 	free(export_path);
+	free(copy_path);
 	free(qargv);
 	strbuf_release(&parg);
 	free(folded);

@@ -90,7 +90,7 @@ static int fold_text(const char *path, const struct perf_fold_options *po)
 	if (in != stdin)
 		fclose(in);
 	if (fold_table_write(t, stdout) || fflush(stdout)) {
-		fprintf(stderr, "tephra fold: writing output failed\n");
+		fprintf(stderr, "tephra fold: write error: %s\n", strerror(errno ? errno : EIO));
 		rc = 1;
 	}
 	fold_table_free(t);
@@ -201,7 +201,7 @@ int cmd_fold(int argc, char **argv)
 	}
 	/* what was folded before an error is still printed */
 	if (fold_table_write(t, stdout) || fflush(stdout)) {
-		fprintf(stderr, "tephra fold: writing output failed\n");
+		fprintf(stderr, "tephra fold: write error: %s\n", strerror(errno ? errno : EIO));
 		rc = 1;
 	}
 	fold_table_free(t);

@@ -6,6 +6,7 @@
  * objects (found beside this binary, cli/companion.h, or via TEPHRA_GRIND_LIB) and
  * runs the system's /usr/bin/valgrind.  A tool only works with the core it was linked
  * with, so the installed Valgrind's version is checked against the one built against. */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -51,7 +52,7 @@ static void usage(FILE *f)
 "Runs PROGRAM under Valgrind, counting every guest instruction against its full call\n"
 "path; writes folded stacks and a flame graph.\n\n"
 "  -o, --output=FILE       folded stacks [grind.folded]; %%p in FILE: one file per\n"
-"                          process, %%p replaced by its pid\n"
+"                          process, %%p replaced by its pid; '-': standard output\n"
 "  -f, --format=FORMAT     write -o as folded (the default),\n"
 "                          " EXPORT_FORMAT_HELP "\n"
 "                          [grind.pb.gz, grind.callgrind, grind.speedscope.json]\n"
@@ -200,13 +201,14 @@ static int check_version(const char *libdir, const char *valgrind, struct tephra
 /* Runs the program under Valgrind; DIR is where the tool writes a file per process, or
  * with --no-children only the notes of programs exec'd.  *VG_PID: the process that ran
  * PROGRAM (the launcher execs the tool in place). */
-static int run_valgrind(const struct grind_args *a, const char *libdir, const char *folded_abs,
-			const char *dir, int argc, char **argv, pid_t *vg_pid)
+static int run_valgrind(const struct grind_args *a, const char *libdir, const char *tool_out,
+			const char *shown_dir, const char *dir, int argc, char **argv, pid_t *vg_pid)
 {
 	size_t n = 0, cap = a->ntool_opts + (size_t)argc + 12;
 	char **av = calloc(cap, sizeof(*av));
-	char *out_opt, *tool_opt, *dir_opt;
-	if (!av || asprintf(&out_opt, "--out=%s", folded_abs) < 0 ||
+	char *out_opt, *tool_opt, *dir_opt, *shown_opt = NULL;
+	if (!av || asprintf(&out_opt, "--out=%s", tool_out) < 0 ||
+	    (shown_dir && asprintf(&shown_opt, "--shown-dir=%s", shown_dir) < 0) ||
 	    asprintf(&tool_opt, "--tool=%s", TOOL_NAME) < 0 ||
 	    asprintf(&dir_opt, "--%s=%s", a->no_children ? "exec-notes" : "proc-dir", dir) < 0) {
 		perror("tephra grind");
@@ -219,6 +221,8 @@ static int run_valgrind(const struct grind_args *a, const char *libdir, const ch
 	for (size_t i = 0; i < a->ntool_opts; i++)
 		av[n++] = a->tool_opts[i];
 	av[n++] = dir_opt;
+	if (shown_opt)
+		av[n++] = shown_opt;
 	if (!a->no_children) {
 		/* Every process's tool writes its own file; the summary is ours. */
 		av[n++] = "--trace-children=yes";
@@ -238,6 +242,7 @@ static int run_valgrind(const struct grind_args *a, const char *libdir, const ch
 	free(out_opt);
 	free(tool_opt);
 	free(dir_opt);
+	free(shown_opt);
 	return rc;
 }
 
@@ -355,6 +360,12 @@ static int parse_args(struct grind_args *a, int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
+	/* the tool writes in a directory of ours, named after -o's base name */
+	const char *oslash = output ? strrchr(output, '/') : NULL;
+	if (oslash && memmem(output, (size_t)(oslash - output), "%p", 2)) {
+		fprintf(stderr, "tephra grind: -o: %%p only in the file name, not the directory\n");
+		return 2;
+	}
 	if (a->with_pid && a->no_children) {
 		fprintf(stderr, "tephra grind: --pid names the roots of the processes of one "
 			"profile: not with --no-children\n");
@@ -400,14 +411,12 @@ static int expand_pid(char *out, size_t cap, const char *pattern, long pid)
 	return 0;
 }
 
+/* T written to PATH (a user's output, or "-": base/out_file.h's rule). */
 static int write_table(const struct fold_table *t, const char *path)
 {
-	FILE *f = fopen(path, "w");
-	if (!f || fold_table_write(t, f) != 0 || fclose(f) != 0) {
-		fprintf(stderr, "tephra grind: %s: %s\n", path, strerror(errno));
-		return -1;
-	}
-	return 0;
+	struct out_file o;
+	FILE *f = cli_out_open(&o, "tephra grind", path);
+	return f ? cli_out_close(&o, "tephra grind", fold_table_write(t, f) == 0) : -1;
 }
 
 static int deepest_line(void *arg, const char *stack, size_t len, uint64_t weight)
@@ -492,15 +501,8 @@ static int merge_processes(const struct grind_args *a, const char *dir, const ch
 	int ret = 0;
 	struct fold_table *all = grind_procs_merge(&p, -1, a->with_pid);
 	char path[PATH_MAX];
-	const char *graph_input = folded_abs;
 	if (a->format != EXPORT_FORMAT_FOLDED) {
 		ret = export_processes(&p, a->format, folded_abs, prog);
-		/* the graph is drawn from the folded stacks, in our directory */
-		if (path_join(path, sizeof(path), dir, "all.folded") != 0) {
-			fprintf(stderr, "tephra grind: %s: path too long\n", dir);
-			ret = -1;
-		}
-		graph_input = path;
 	} else if (strstr(folded_abs, "%p")) {
 		for (size_t i = 0; i < p.nimages && ret == 0; i++) {
 			int pid = p.images[i].pid, seen = 0;
@@ -517,17 +519,20 @@ static int merge_processes(const struct grind_args *a, const char *dir, const ch
 			}
 			fold_table_free(one);
 		}
-		/* The graph is drawn from a file: the whole profile's, in our directory. */
-		if (path_join(path, sizeof(path), dir, "all.folded") != 0) {
+	} else {
+		ret = write_table(all, folded_abs);
+	}
+	/* The graph is drawn from a file of ours: the output may be a device or a pipe. */
+	char graph_input[PATH_MAX];
+	if (ret == 0 && a->svg) {
+		if (path_join(graph_input, sizeof(graph_input), dir, "all.folded") != 0) {
 			fprintf(stderr, "tephra grind: %s: path too long\n", dir);
 			ret = -1;
+		} else if (write_table(all, graph_input) != 0 ||
+			   render_svg(graph_input, a->svg, title) != 0) {
+			ret = -1;
 		}
-		graph_input = path;
 	}
-	if (ret == 0)
-		ret = write_table(all, graph_input);
-	if (ret == 0 && a->svg && render_svg(graph_input, a->svg, title) != 0)
-		ret = -1;
 	if (ret == 0 && !a->quiet) {
 		size_t deepest = 0;
 		uint64_t underflows = 0, seeded = 0;
@@ -549,9 +554,44 @@ static int merge_processes(const struct grind_args *a, const char *dir, const ch
 	return ret;
 }
 
-/* With --no-children, the tool writes FOLDED_ABS itself, as it always did. */
-static int single_process(const struct grind_args *a, const char *dir, const char *folded_abs,
-			  pid_t vg_pid, const char *title, int rc)
+/* The files the tool wrote itself into OUTDIR, ours, named after -o's base name (with
+ * --no-children FILE and FILE.PID of a forked process; FILE.N of a dump request in
+ * either mode), copied to -o's directory (or standard output, FIRST first) by
+ * base/out_file.h's rule: nothing the tool opens is a path someone else could have
+ * planted.  Returns 0 or -1. */
+static int copy_tool_files(const struct grind_args *a, const char *outdir, const char *first)
+{
+	char path[PATH_MAX], dest[PATH_MAX];
+	struct dirent **names;
+	int n = scandir(outdir, &names, NULL, alphasort), ret = n < 0 ? -1 : 0;
+	const char *slash = strrchr(a->folded, '/');
+	int dirlen = slash ? (int)(slash - a->folded) + 1 : 0;
+	for (int pass = 0; pass < 2 && ret == 0; pass++) {
+		for (int i = 0; i < n && ret == 0; i++) {
+			const char *name = names[i]->d_name;
+			int is_first = first && !strcmp(name, first);
+			if (name[0] == '.' || is_first != !pass)
+				continue;
+			if (path_join(path, sizeof(path), outdir, name) != 0)
+				ret = -1;
+			else if (!strcmp(a->folded, "-"))
+				snprintf(dest, sizeof(dest), "-");
+			else if ((size_t)snprintf(dest, sizeof(dest), "%.*s%s", dirlen, a->folded,
+						  name) >= sizeof(dest))
+				ret = -1;
+			if (ret == 0 && cli_out_copy("tephra grind", path, dest) != 0)
+				ret = -1;
+		}
+	}
+	for (int i = 0; i < n; i++)
+		free(names[i]);
+	free(n >= 0 ? names : NULL);
+	return ret;
+}
+
+/* With --no-children the tool writes the profile itself (copy_tool_files). */
+static int single_process(const struct grind_args *a, const char *dir, const char *outdir,
+			  const char *base, pid_t vg_pid, const char *title, int rc)
 {
 	struct tephra_error err = { { 0 } };
 	struct grind_procs p;
@@ -559,14 +599,17 @@ static int single_process(const struct grind_args *a, const char *dir, const cha
 		fprintf(stderr, "tephra grind: %s\n", err.msg);
 	warn_untraced(&p, 1);
 	grind_procs_release(&p);
-	char path[PATH_MAX];
+	char first[NAME_MAX + 1], path[PATH_MAX];
 	struct stat st;
 	/* Valgrind expands %p itself: the first process's file is the one to draw. */
-	if (expand_pid(path, sizeof(path), folded_abs, (long)vg_pid) != 0 || stat(path, &st) != 0) {
+	if (expand_pid(first, sizeof(first), base, (long)vg_pid) != 0 ||
+	    path_join(path, sizeof(path), outdir, first) != 0 || stat(path, &st) != 0) {
 		fprintf(stderr, "tephra grind: %s was not written (the program or Valgrind "
 			"failed, exit status %d)\n", a->folded, rc);
 		return -1;
 	}
+	if (copy_tool_files(a, outdir, first) != 0)
+		return -1;
 	if (a->svg && render_svg(path, a->svg, title) != 0)
 		return -1;
 	return 0;
@@ -581,15 +624,15 @@ static int grind(struct grind_args *a, int argc, char **argv)
 		fprintf(stderr, "tephra grind: %s\n", err.msg);
 		return 1;
 	}
-	/* The tool resolves a relative name against the program's working directory,
-	 * which is ours: make it absolute so a program that chdir()s changes nothing. */
+	/* The summary names -o as an absolute path (the merged profile's), as the
+	 * tool's did; "-" is standard output. */
 	char folded_abs[PATH_MAX];
-	if (a->folded[0] == '/') {
+	if (a->folded[0] == '/' || !strcmp(a->folded, "-")) {
 		snprintf(folded_abs, sizeof(folded_abs), "%s", a->folded);
 	} else {
 		char cwd[PATH_MAX];
 		if (!getcwd(cwd, sizeof(cwd))) {
-			perror("tephra grind: getcwd");
+			perror("tephra grind");
 			return 1;
 		}
 		if (path_join(folded_abs, sizeof(folded_abs), cwd, a->folded) != 0) {
@@ -598,40 +641,42 @@ static int grind(struct grind_args *a, int argc, char **argv)
 		}
 	}
 	/* Fail before a long run, not after it, when the output cannot be written (with
-	 * %p: the file our own pid would have, in the same directory). */
+	 * %p: the file our own pid would have, in the same directory); nothing existing
+	 * is touched. */
 	char probe[PATH_MAX];
-	if (expand_pid(probe, sizeof(probe), folded_abs, (long)getpid()) != 0) {
+	if (expand_pid(probe, sizeof(probe), a->folded, (long)getpid()) != 0) {
 		fprintf(stderr, "tephra grind: %s: path too long\n", a->folded);
 		return 1;
 	}
-	struct stat st;
-	int existed = stat(probe, &st) == 0;
-	int fd = open(probe, O_WRONLY | O_CREAT | (existed ? 0 : O_TRUNC), 0644);
-	if (fd < 0) {
-		fprintf(stderr, "tephra grind: %s: %s\n", a->folded, strerror(errno));
+	if (cli_out_probe("tephra grind", probe) != 0 ||
+	    (a->svg && cli_out_probe("tephra grind", a->svg) != 0))
 		return 1;
-	}
-	close(fd);
-	if (!existed || !strstr(folded_abs, "%p"))
-		unlink(probe);
-	if (a->svg && !cli_can_write(a->svg)) {
-		fprintf(stderr, "tephra grind: %s: %s\n", a->svg, strerror(errno));
-		return 1;
-	}
 	/* Where the tool writes a file per process (and notes of programs it did not
-	 * follow): ours, removed at the end. */
+	 * follow), and in DIR/out the files it writes itself (copy_tool_files): ours,
+	 * removed at the end. */
 	const char *tmp = getenv("TMPDIR");
-	char dir[PATH_MAX];
+	char dir[PATH_MAX], outdir[PATH_MAX], tool_out[PATH_MAX], shown[PATH_MAX];
 	snprintf(dir, sizeof(dir), "%s/tephra-grind.XXXXXX", tmp && *tmp ? tmp : "/tmp");
 	if (!mkdtemp(dir)) {
 		fprintf(stderr, "tephra grind: %s: %s\n", dir, strerror(errno));
+		return 1;
+	}
+	const char *slash = strrchr(a->folded, '/');
+	const char *base = !strcmp(a->folded, "-") ? "grind.folded" : slash ? slash + 1 : a->folded;
+	const char *abs_slash = strrchr(folded_abs, '/');
+	snprintf(shown, sizeof(shown), "%.*s", abs_slash ? (int)(abs_slash - folded_abs) + 1 : 0,
+		 folded_abs);
+	if (path_join(outdir, sizeof(outdir), dir, "out") != 0 ||
+	    path_join(tool_out, sizeof(tool_out), outdir, base) != 0 || mkdir(outdir, 0700) != 0) {
+		fprintf(stderr, "tephra grind: %s: %s\n", outdir, strerror(errno));
+		grind_procs_remove_dir(dir);
 		return 1;
 	}
 	pid_t vg_pid = -1;
 	int rc = -1;
 	/* a signal during the version check: the program is not started */
 	if (!child_interrupted() && !child_stopped())
-		rc = run_valgrind(a, libdir, folded_abs, dir, argc, argv, &vg_pid);
+		rc = run_valgrind(a, libdir, tool_out, shown, dir, argc, argv, &vg_pid);
 	int ret = rc < 0 ? -1 : 0;
 	char title[512];
 	snprintf(title, sizeof(title), "tephra grind: %s", argv[0]);
@@ -645,8 +690,12 @@ static int grind(struct grind_args *a, int argc, char **argv)
 			"then\n", strsignal(child_interrupted()));
 	}
 	if (ret == 0)
-		ret = a->no_children ? single_process(a, dir, folded_abs, vg_pid, title, rc)
+		ret = a->no_children ? single_process(a, dir, outdir, base, vg_pid, title, rc)
 				     : merge_processes(a, dir, folded_abs, argv[0], title, rc);
+	/* the dumps a program asked for (CALLGRIND_DUMP_STATS) */
+	if (ret == 0 && !a->no_children && copy_tool_files(a, outdir, NULL) != 0)
+		ret = -1;
+	grind_procs_remove_dir(outdir);
 	grind_procs_remove_dir(dir);
 	/* our directory is gone: a signal that asked to stop ends us now */
 	child_signals_end();

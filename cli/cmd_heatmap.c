@@ -152,8 +152,7 @@ int cmd_heatmap(int argc, char **argv)
 		fprintf(stderr, WHO ": not writing a page to a terminal: give -o FILE\n");
 		goto out;
 	}
-	if (!to_stdout && !cli_can_write(output)) {
-		fprintf(stderr, WHO ": %s: cannot write: %s\n", output, strerror(errno));
+	if (!to_stdout && cli_out_probe(WHO, output) != 0) {
 		rc = 1;
 		goto out;
 	}
@@ -176,18 +175,12 @@ int cmd_heatmap(int argc, char **argv)
 	ho.event = info.event[0] ? info.event : NULL;
 	ho.time_ns = info.time_ns && o.weight == PERF_FOLD_WEIGHT_PERIOD;
 	ho.subtitle = path;
-	FILE *out = to_stdout ? stdout : fopen(output, "w");
-	if (!out) {
-		fprintf(stderr, WHO ": %s: cannot write: %s\n", output, strerror(errno));
+	struct out_file of;
+	FILE *out = cli_out_open(&of, WHO, to_stdout ? "-" : output);
+	if (!out)
 		goto out;
-	}
-	int bad = heatmap_write_html(h, &ho, out);
-	if (to_stdout ? fflush(out) != 0 : fclose(out) != 0)
-		bad = 1;
-	if (bad) {
-		fprintf(stderr, WHO ": writing %s failed\n", to_stdout ? "standard output" : output);
+	if (cli_out_close(&of, WHO, heatmap_write_html(h, &ho, out) == 0) != 0)
 		goto out;
-	}
 	rc = 0;
 out:
 	heatmap_free(h);

@@ -86,12 +86,11 @@ static void free_list(struct argv_list *a)
 /* The folded stacks of the graph, printed back from its tree. */
 static int write_folded(const char *path, const struct flame_tree *t)
 {
-	FILE *out = fopen(path, "w");
+	struct out_file of;
+	FILE *out = cli_out_open(&of, "tephra record", path);
 
-	if (!out || flame_diff_write_folded(t, out, 0, 1) != 0 || fclose(out) != 0) {
-		fprintf(stderr, "tephra record: %s: cannot write: %s\n", path, strerror(errno));
+	if (!out || cli_out_close(&of, "tephra record", flame_diff_write_folded(t, out, 0, 1) == 0))
 		return 1;
-	}
 	return 0;
 }
 
@@ -201,11 +200,8 @@ static int check_args(const char *data, const char *freq, const char *event, con
 		return 2;
 	}
 	for (size_t i = 0; i < 3; i++) {
-		if (files[i][1] && !cli_can_write(files[i][1])) {
-			fprintf(stderr, "tephra record: %s: cannot write: %s\n", files[i][1],
-				strerror(errno));
+		if (files[i][1] && cli_out_probe("tephra record", files[i][1]) != 0)
 			return 1;
-		}
 	}
 	return 0;
 }
@@ -381,7 +377,7 @@ int cmd_record(int argc, char **argv)
 	if (rc == 0) {
 		fprintf(stderr, "perf data:   %s\nflame graph: %s\n", data, c.output);
 		if (folded)
-			fprintf(stderr, "folded:      %s\n", folded);
+			fprintf(stderr, "folded:      %s\n", strcmp(folded, "-") ? folded : "<stdout>");
 	}
 	flame_tree_free(t);
 	/* perf record exits as its command did (128 + N when signal N ended it: perf

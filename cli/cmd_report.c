@@ -1,5 +1,6 @@
 /* cmd_report.c - `tephra report`: the top functions of a profile by self and total
  * weight, as a table or JSON (src/export/report_write.c). */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -111,7 +112,7 @@ int cmd_report(int argc, char **argv)
 	ro.source = path;
 	rc = export_source_load(path, &o, p, &time_nanos, WHO);
 	if (!rc && (export_write_report(p, &ro, stdout, &err) || fflush(stdout))) {
-		fprintf(stderr, WHO ": writing the report failed\n");
+		fprintf(stderr, WHO ": write error: %s\n", strerror(errno ? errno : EIO));
 		rc = 1;
 	}
 	export_profile_free(p);

@@ -11,6 +11,7 @@
 #include "base/hashmap.h"
 #include "base/strbuf.h"
 #include "base/xalloc.h"
+#include "cli_files.h"
 #include "commands.h"
 #include "fold/fold_table.h"
 #include "trace/guest_dwarf.h"
@@ -210,11 +211,10 @@ int cmd_symbolize(int argc, char **argv)
 	if (in != stdin)
 		fclose(in);
 	if (rc == 0) {
-		FILE *out = output ? fopen(output, "w") : stdout;
-		if (!out || fold_table_write(ft, out) != 0 || (output ? fclose(out) : fflush(out)) != 0) {
-			fprintf(stderr, "tephra symbolize: %s: cannot write\n", output ? output : "<stdout>");
+		struct out_file of;
+		FILE *out = cli_out_open(&of, "tephra symbolize", output ? output : "-");
+		if (!out || cli_out_close(&of, "tephra symbolize", fold_table_write(ft, out) == 0) != 0)
 			rc = 1;
-		}
 	}
 	free(frames);
 	free(x.spans);

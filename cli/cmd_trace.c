@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli_files.h"
 #include "commands.h"
 #include "export_source.h"
 #include "tephra/trace.h"
@@ -38,17 +39,12 @@ enum { OPT_FORMAT = 1, OPT_RAW, OPT_NEST };
  * having printed why. */
 static int export_trace(struct tephra_trace *t, const char *format, const char *path)
 {
-	FILE *out = strcmp(path, "-") ? fopen(path, "wb") : stdout;
-	if (!out) {
-		fprintf(stderr, "tephra trace: %s: %m\n", path);
+	struct out_file of;
+	FILE *out = cli_out_open(&of, "tephra trace", path);
+	if (!out)
 		return 1;
-	}
 	int rc = tephra_trace_write_profile(t, format, out);
-	if ((out != stdout ? fclose(out) : 0) != 0)
-		rc = -1;
-	if (rc)
-		fprintf(stderr, "tephra trace: %s: write error\n", path);
-	return rc ? 1 : 0;
+	return cli_out_close(&of, "tephra trace", !rc) ? 1 : 0;
 }
 
 int cmd_trace(int argc, char **argv)
@@ -139,17 +135,15 @@ int cmd_trace(int argc, char **argv)
 	if (out_format != EXPORT_FORMAT_FOLDED) {
 		rc = export_trace(t, out_format_name, output ? output : "-");
 	} else {
-		FILE *out = output ? fopen(output, "w") : stdout;
+		struct out_file of;
+		FILE *out = cli_out_open(&of, "tephra trace", output ? output : "-");
 		if (!out) {
-			fprintf(stderr, "tephra trace: %s: %m\n", output);
 			tephra_trace_free(t);
 			return 1;
 		}
 		rc = tephra_trace_write_folded(t, out);
-		if ((output ? fclose(out) : fflush(out)) != 0)
+		if (cli_out_close(&of, "tephra trace", rc == 0) != 0)
 			rc = -1;
-		if (rc != 0)
-			fprintf(stderr, "tephra trace: %s: write error\n", output ? output : "<stdout>");
 	}
 	struct tephra_trace_counts counts;
 	tephra_trace_counts(t, &counts);

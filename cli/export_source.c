@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "base/strbuf.h"
+#include "cli_files.h"
 #include "cli_report.h"
 #include "export/export_write.h"
 
@@ -211,23 +212,29 @@ int export_format_write_with(struct export_profile *p, enum export_format f,
 			     const char *path, const char *name,
 			     const struct export_write_options *wo, const char *who)
 {
-	FILE *out = strcmp(path, "-") ? fopen(path, "wb") : stdout;
+	struct out_file of;
+	FILE *out = cli_out_open(&of, who, path);
 	struct tephra_error err = { { 0 } };
 	int rc = 0;
-	if (!out) {
-		fprintf(stderr, "%s: %s: cannot create: %s\n", who, path, strerror(errno));
+	if (!out)
 		return 1;
-	}
 	int wrc = f == EXPORT_FORMAT_PPROF	? export_write_pprof(p, wo, out, &err)
 		  : f == EXPORT_FORMAT_CALLGRIND ? export_write_callgrind(p, out, &err)
 						 : export_write_speedscope(p, name, out, &err);
+	int e = errno;
+	if (wrc && ferror(out)) {
+		/* a write error: said with its cause by cli_out_close */
+		errno = e;
+		cli_out_close(&of, who, 0);
+		return 1;
+	}
 	if (wrc) {
 		fprintf(stderr, "%s: %s: %s\n", who, path, err.msg);
 		rc = 1;
 	}
-	if ((out == stdout ? fflush(out) : fclose(out)) != 0 && !rc) {
-		fprintf(stderr, "%s: %s: write error: %s\n", who, path, strerror(errno));
+	if (rc)
+		out_file_abort(&of);
+	else if (cli_out_close(&of, who, 1) != 0)
 		rc = 1;
-	}
 	return rc;
 }

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "base/xalloc.h"
+#include "cli_files.h"
 #include "fold/fold_naming.h"
 
 enum {
@@ -265,13 +266,12 @@ int flame_cli_write(struct flame_cli *c, const struct flame_tree *t)
 			"(-o FILE names the SVG)\n", c->who, c->output);
 	}
 	const char *name = to_stdout ? "<stdout>" : c->output;
-	FILE *out = to_stdout ? stdout : fopen(c->output, "w");
+	struct out_file of;
+	FILE *out = cli_out_open(&of, c->who, to_stdout ? "-" : c->output);
 	int rc = 0;
 
-	if (!out) {
-		fprintf(stderr, "%s: %s: cannot write: %s\n", c->who, c->output, strerror(errno));
+	if (!out)
 		return 1;
-	}
 	if (c->cp) {
 		c->svg.cp = palette_map_load(c->palfile, &err);
 		if (!c->svg.cp) {
@@ -279,22 +279,21 @@ int flame_cli_write(struct flame_cli *c, const struct flame_tree *t)
 			rc = 1;
 		}
 	}
-	if (rc == 0 && flame_svg_write(out, name, t, &c->svg, &err) != 0) {
+	int wrote = rc == 0 && flame_svg_write(out, name, t, &c->svg, &err) == 0;
+	if (rc == 0 && !wrote && !ferror(out))
 		fprintf(stderr, "%s: %s\n", c->who, err.msg);
+	/* the SVG first: a failed palette save leaves the graph where it was; a write
+	 * error is said by cli_out_close, as every command's */
+	if (rc)
+		out_file_abort(&of);
+	else if (cli_out_close(&of, c->who, wrote) != 0)
 		rc = 1;
-	}
 	if (rc == 0 && c->svg.cp && palette_map_save(c->svg.cp, c->palfile, &err) != 0) {
 		fprintf(stderr, "%s: %s\n", c->who, err.msg);
 		rc = 1;
 	}
 	palette_map_free(c->svg.cp);
 	c->svg.cp = NULL;
-	if (!to_stdout && fclose(out) != 0 && rc == 0) {
-		fprintf(stderr, "%s: %s: write error: %s\n", c->who, c->output, strerror(errno));
-		rc = 1;
-	}
-	if (rc && !to_stdout)
-		unlink(c->output);
 	return rc;
 }
 

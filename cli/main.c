@@ -1,6 +1,8 @@
 /* main.c - the tephra command: dispatches to one subcommand. */
 #include <elfutils/version.h>
+#include <errno.h>
 #include <stdio.h>
+#include <stdio_ext.h>
 #include <string.h>
 
 #include "base/xalloc.h"
@@ -79,6 +81,22 @@ static int asks_help(int argc, char **argv)
 	return 0;
 }
 
+/* Every command's exit: what it wrote on standard output must have reached it (a full
+ * disk, a closed pipe with SIGPIPE ignored).  A command that failed already said why. */
+static int check_stdout(const char *cmd, int rc)
+{
+	errno = 0;
+	int bad = ferror(stdout), pending = __fpending(stdout) > 0;
+	/* a closed standard output (>&-) the command never wrote to is no error */
+	if (fclose(stdout) != 0 && (bad || pending || errno != EBADF))
+		bad = 1;
+	if (bad && rc == 0) {
+		fprintf(stderr, "tephra %s: write error: %s\n", cmd, strerror(errno ? errno : EIO));
+		return 1;
+	}
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	xalloc_heap_on_huge_pages();
@@ -100,7 +118,7 @@ int main(int argc, char **argv)
 		if (rc == 0 && asks_help(argc - 1, argv + 1))
 			printf("\ntephra %s ('tephra --version' says what it was built against)\n",
 			       TEPHRA_VERSION_STRING);
-		return rc;
+		return check_stdout(commands[i].name, rc);
 	}
 	fprintf(stderr, "tephra: unknown command '%s'\n\n", argv[1]);
 	usage(stderr);

@@ -74,6 +74,7 @@ static Bool process_cmd_line_option(const HChar *arg)
 	else if VG_BOOL_CLO(arg, "--inline", tg.opt.inline_frames) {}
 	else if VG_STR_CLO(arg, "--proc-dir", tg.opt.proc_dir) {}
 	else if VG_STR_CLO(arg, "--exec-notes", tg.opt.notes_dir) {}
+	else if VG_STR_CLO(arg, "--shown-dir", tg.opt.shown_dir) {}
 	else
 		return False;
 	return True;
@@ -99,7 +100,8 @@ static void print_usage(void)
 "    --inline=yes|no            inlined functions as frames (with\n"
 "                               --read-inline-info=yes) [no]\n"
 "    --proc-dir=DIR             one file per process in DIR, instead of --out\n"
-"    --exec-notes=DIR           note in DIR the programs exec'd and not followed\n");
+"    --exec-notes=DIR           note in DIR the programs exec'd and not followed\n"
+"    --shown-dir=PREFIX         messages name a file PREFIX + its base name\n");
 }
 
 static void print_debug_usage(void)

@@ -263,8 +263,20 @@ static void w_put(struct tg_writer *w, const HChar *s, SizeT n)
  * (xz and coreutils close their stderr at exit: a write to fd 2 then fails, EBADF, and
  * the summary was lost).  -q, which the launcher passes, silences Valgrind's messages
  * but not VG_(printf). */
+/* PATH as the user knows it (--shown-dir). */
+static const HChar *shown(const HChar *path, HChar *buf, SizeT cap)
+{
+	if (!tg.opt.shown_dir)
+		return path;
+	const HChar *base = VG_(strrchr)(path, '/');
+	VG_(snprintf)(buf, cap, "%s%s", tg.opt.shown_dir, base ? base + 1 : path);
+	return buf;
+}
+
 static void print_summary(const HChar *path, ULong total, SizeT stacks, SizeT deepest)
 {
+	HChar buf[4096];
+	path = shown(path, buf, sizeof(buf));
 	VG_(printf)("tephra grind: %s: %llu instructions counted, %lu stacks, deepest stack %lu "
 		    "frames, %llu underflows repaired, %llu frames seeded\n",
 		    path, total, (unsigned long)stacks, (unsigned long)deepest,
@@ -283,9 +295,10 @@ void tg_write_output(const HChar *path, const HChar *header)
 		VG_(ssort)(ls.v, ls.n, sizeof(*ls.v), cmp_lines);
 
 	SysRes sr = VG_(open)(path, VKI_O_CREAT | VKI_O_WRONLY | VKI_O_TRUNC, 0644);
+	HChar buf[4096];
 	if (sr_isError(sr)) {
-		VG_(printf)("tephra grind: %s: cannot open for writing (error %lu)\n", path,
-			    (unsigned long)sr_Err(sr));
+		VG_(printf)("tephra grind: %s: cannot open for writing (error %lu)\n",
+			    shown(path, buf, sizeof(buf)), (unsigned long)sr_Err(sr));
 		goto out;
 	}
 	struct tg_writer *w = VG_(malloc)("tg.out.w", sizeof(*w));
@@ -318,7 +331,7 @@ void tg_write_output(const HChar *path, const HChar *header)
 	}
 	w_flush(w);
 	if (w->failed) {
-		VG_(printf)("tephra grind: %s: write error\n", path);
+		VG_(printf)("tephra grind: %s: write error\n", shown(path, buf, sizeof(buf)));
 	}
 	VG_(close)(w->fd);
 	VG_(free)(w);

@@ -45,6 +45,8 @@ struct tg_options {
 	Bool inline_frames;        /* --inline: inlined functions as frames */
 	const HChar *proc_dir;     /* --proc-dir: a file per process there (tg_process.c) */
 	const HChar *notes_dir;    /* --exec-notes: notes of exec'd programs there */
+	const HChar *shown_dir;    /* --shown-dir: messages name files PREFIX + base name
+				    * (the launcher copies them there from its own directory) */
 	HChar **skip_objs;         /* --skip-obj patterns (NULL-terminated growable) */
 	UInt n_skip_objs;
 };

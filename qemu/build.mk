@@ -6,6 +6,7 @@ QEMU_PLUGIN := $(BUILD)/qemu/libtephra-qemu.so
 QEMU_PLUGIN_SRCS := $(wildcard qemu/*.c) $(wildcard src/callstack/*.c) $(wildcard src/riscv/*.c) \
 	src/trace/guest_elf.c src/trace/guest_syms.c src/trace/guest_modules.c src/trace/trace_fold.c \
 	src/fold/fold_table.c src/base/hashmap.c src/base/strbuf.c src/base/xalloc.c src/base/error.c \
+	src/base/out_file.c \
 	src/symbol/symbol_demangle.c
 QEMU_PLUGIN_OBJS := $(QEMU_PLUGIN_SRCS:%.c=$(BUILD)/qemu/obj/%.o)
 EXTRA_ALL += $(QEMU_PLUGIN)

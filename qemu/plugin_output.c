@@ -1,9 +1,11 @@
 /* plugin_output.c - folded profile files of the QEMU plugin (see plugin_output.h). */
 #include "qemu/plugin_output.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "base/out_file.h"
 #include "fold/fold_table.h"
 #include "trace/trace_fold.h"
 
@@ -22,21 +24,20 @@ int plugin_output_write(struct plugin_output *o, struct callstack *const *stacks
 		trace_fold_add(ft, stacks[i], namer, raw);
 		trace_counts_add(&c, stacks[i]);
 	}
-	char tmp[4200];
-	snprintf(tmp, sizeof(tmp), "%s.tmp", o->path);
-	int rc = -1;
-	FILE *f = fopen(tmp, "w");
-	if (f) {
-		rc = fold_table_write(ft, f);
-		if (fclose(f) != 0)
-			rc = -1;
-		if (rc == 0 && rename(tmp, o->path) != 0)
-			rc = -1;
+	/* base/out_file.h's rule, as every tephra command: a file is written beside
+	 * (O_EXCL, an unpredictable name) and renamed over the output. */
+	struct out_file f;
+	struct tephra_error err;
+	int rc = out_file_open(&f, o->path, &err);
+	if (rc == 0 && fold_table_write(ft, f.f) != 0) {
+		tephra_error_set(&err, "%s: write error: %s", o->path, strerror(errno));
+		out_file_abort(&f);
+		rc = -1;
+	} else if (rc == 0) {
+		rc = out_file_commit(&f, &err);
 	}
-	if (rc != 0) {
-		fprintf(stderr, "tephra plugin: %s: cannot write the profile: %m\n", o->path);
-		remove(tmp);
-	}
+	if (rc != 0)
+		fprintf(stderr, "tephra plugin: cannot write the profile: %s\n", err.msg);
 	fold_table_free(ft);
 	o->writes++;
 	if (final) {

@@ -1,5 +1,6 @@
 /* plugin_output.h - how the QEMU plugin writes its profile: folded stacks of all vcpus
- * into a temporary file renamed over the output (a checkpoint never leaves a torn file),
+ * into a new file renamed over the output (a checkpoint never leaves a torn file; a
+ * device is written in place: base/out_file.h),
  * and the self-check counters on stderr at the end. */
 #ifndef TEPHRA_QEMU_PLUGIN_OUTPUT_H
 #define TEPHRA_QEMU_PLUGIN_OUTPUT_H

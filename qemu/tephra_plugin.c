@@ -31,6 +31,7 @@
 
 #include "qemu_plugin_api.h"
 #include "base/hashmap.h"
+#include "base/out_file.h"
 #include "qemu/plugin_output.h"
 #include "riscv/rv_tracker.h"
 #include "qemu/plugin_modules.h"
@@ -108,7 +109,8 @@ static struct plugin_state {
 	int written;                /* the final profile is on disk */
 	int installed;
 	pid_t pid;                  /* the QEMU process the plugin was installed in */
-	FILE *pcs_out;              /* pcs=PATH dump, under lock */
+	FILE *pcs_out;              /* pcs=PATH dump, under lock (pcs_file's stream) */
+	struct out_file pcs_file;
 } st = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
 /* cs_host.func_of of a vcpu's stack (CTX: the vcpu_state). */
@@ -216,8 +218,9 @@ static void finish(const char *why)
 		return;
 	}
 	write_profile(1, why);
-	if (st.pcs_out && fclose(st.pcs_out) != 0)
-		fprintf(stderr, "tephra plugin: cannot write the pc dump: %m\n");
+	struct tephra_error err;
+	if (st.pcs_out && out_file_commit(&st.pcs_file, &err) != 0)
+		fprintf(stderr, "tephra plugin: cannot write the pc dump: %s\n", err.msg);
 	st.pcs_out = NULL;
 	__atomic_store_n(&st.written, 1, __ATOMIC_RELEASE);
 }
@@ -647,11 +650,12 @@ TEPHRA_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_inf
 		else if (klen == 4 && !strncmp(a, "nest", 4))
 			st.csopts.flags |= bool_arg(val) ? CS_OPT_NEST_TAIL : 0;
 		else if (klen == 3 && !strncmp(a, "pcs", 3)) {
-			st.pcs_out = fopen(val, "wb");
-			if (!st.pcs_out) {
-				fprintf(stderr, "tephra plugin: %s: %m\n", val);
+			struct tephra_error err;
+			if (out_file_open(&st.pcs_file, val, &err) != 0) {
+				fprintf(stderr, "tephra plugin: %s\n", err.msg);
 				return -1;
 			}
+			st.pcs_out = st.pcs_file.f;
 		} else if (klen == 6 && !strncmp(a, "budget", 6))
 			bad = parse_u64(val, &st.budget);
 		else if (klen == 10 && !strncmp(a, "checkpoint", 10))

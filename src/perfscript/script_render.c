@@ -468,7 +468,7 @@ int script_render_file(const char *path, const struct script_options *o, int fd,
 		rc = -1;
 	int write_failed = out_writer_flush(&r.out) != 0;
 	if (write_failed && !rc) {
-		tephra_error_set(err, "writing output: %s", strerror(r.out.failed));
+		tephra_error_set(err, "write error: %s", strerror(r.out.failed));
 		rc = -1;
 	}
 	/* after the text, as fold does (on bad input too: the samples read so far); not

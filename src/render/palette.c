@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "base/hashmap.h"
+#include "base/out_file.h"
 #include "base/strbuf.h"
 #include "base/xalloc.h"
 
@@ -315,12 +316,12 @@ int palette_map_save(const struct palette_map *m, const char *path, struct tephr
 	for (size_t i = 0; i < n; i++)
 		sorted[i] = hashmap_entry(&m->names, i);
 	qsort(sorted, n, sizeof(*sorted), cmp_entry);
-	FILE *f = fopen(path, "w");
-	if (!f) {
-		tephra_error_at(err, path, -1, "cannot write: %s", strerror(errno));
+	struct out_file o;
+	if (out_file_open(&o, path, err) != 0) {
 		free(sorted);
 		return -1;
 	}
+	FILE *f = o.f;
 	for (size_t i = 0; i < n; i++) {
 		/* A name holding a newline could not be read back; such names are not kept. */
 		if (memchr(sorted[i]->key, '\n', sorted[i]->len))
@@ -330,11 +331,7 @@ int palette_map_save(const struct palette_map *m, const char *path, struct tephr
 		fprintf(f, "->rgb(%u,%u,%u)\n", c.r, c.g, c.b);
 	}
 	free(sorted);
-	if (fclose(f) != 0) {
-		tephra_error_at(err, path, -1, "write error: %s", strerror(errno));
-		return -1;
-	}
-	return 0;
+	return out_file_commit(&o, err);
 }
 
 void palette_map_free(struct palette_map *m)

@@ -54,7 +54,7 @@ for t in "$TEPHRA" "$TEPHRA_ASAN"; do
 	VALGRIND_LIB=$TEST_TMP/emptylib "$t" grind --no-svg -o vl.folded ./calls 2>err ||
 		{ cat err; fail "an inherited VALGRIND_LIB broke the run"; }
 	has_line vl.folded "calls;main;b;work 4002"
-	"$t" grind -o /nonexistent/x.folded ./calls 2>err; [ $? = 1 ] && grep -q '/nonexistent/x.folded: No such file' err ||
+	"$t" grind -o /nonexistent/x.folded ./calls 2>err; [ $? = 1 ] && grep -q '/nonexistent/x.folded: cannot write: No such file' err ||
 		fail "unwritable output: $(cat err)"
 	TEPHRA_GRIND_LIB=$TEST_TMP/nowhere "$t" grind ./calls 2>err; [ $? = 1 ] && grep -q 'nowhere' err ||
 		fail "missing lib dir: $(cat err)"

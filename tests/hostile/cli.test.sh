@@ -21,9 +21,9 @@ expect 2 "'x' is not a Valgrind option" "$T" grind --valgrind-opt=x true
 expect 2 "" "$T" grind --bogus true
 expect 2 "" "$T" grind -o
 if [ -f "$TOP/build/grind/lib/VERSION" ] && command -v valgrind > /dev/null; then
-	expect 1 "/nonexistent/x: No such file" "$T" grind -o /nonexistent/x true
-	expect 1 "/nonexistent/x.svg: No such file" "$T" grind --svg=/nonexistent/x.svg true
-	expect 1 "$TEST_TMP: Is a directory" "$T" grind --svg="$TEST_TMP" true
+	expect 1 "/nonexistent/x: cannot write: No such file" "$T" grind -o /nonexistent/x true
+	expect 1 "/nonexistent/x.svg: cannot write: No such file" "$T" grind --svg=/nonexistent/x.svg true
+	expect 1 "$TEST_TMP: cannot write: Is a directory" "$T" grind --svg="$TEST_TMP" true
 	[ -e grind.folded ] && fail "grind ran although its SVG could not be written"
 	expect 1 "cannot run '/nonexistent/vg --version'" "$T" grind --valgrind=/nonexistent/vg true
 fi

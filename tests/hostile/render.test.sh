@@ -89,11 +89,18 @@ expect 1 "<stdin>" sh -c "$T flamegraph < random.bin > out.svg"
 fg 0 "" --palfile pal_good.map good.folded
 grep -q '^main->rgb(1,2,3)$' pal_good.map || fail "the palette kept main's colour"
 grep -q 'fill="#010203"' out.svg || fail "main drawn in its palette colour"
+# A failed run leaves the graph of the last good one as it was (docs/hostile.md,
+# "Output files"), and no file beside it.
+cp out.svg prev.svg
+ls >prev.ls
 for p in pal_syntax pal_range pal_neg pal_huge pal_open pal_nul pal_random pal_arrow; do
 	cp $p.map $p.copy
 	fg 1 "$p.map" --palfile $p.map good.folded
 	cmp -s $p.map $p.copy || fail "$p.map was rewritten after an error"
-	[ -e out.svg ] && fail "$p: out.svg written despite the error"
+	cmp -s out.svg prev.svg || fail "$p: out.svg changed despite the error"
+	rm $p.copy
+	ls | grep -vx 'out.txt\|err.txt' | cmp -s - <(grep -vx 'out.txt\|err.txt' prev.ls) ||
+		fail "$p: files left: $(ls)"
 done
 grep -q "offset" err.txt || fail "palette error gives an offset"
 fg 0 "" --palfile pal_crlf.map good.folded
