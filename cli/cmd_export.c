@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_files.h"
 #include "commands.h"
 #include "export/export_write.h"
 #include "export_source.h"
@@ -77,9 +78,11 @@ int cmd_export(int argc, char **argv)
 	}
 	if (export_source_check_offcpu(&o, WHO))
 		goto out;
+	if (cli_check_inputs(WHO, argc, argv, optind, 0, 1))
+		goto out;
 	if (optind < argc)
 		path = argv[optind++];
-	if (optind < argc || !format || !out_path) {
+	if (!format || !out_path) {
 		usage(stderr);
 		goto out;
 	}
