@@ -253,6 +253,16 @@ int cmd_emu(int argc, char **argv)
 		rc = 2;
 		goto out;
 	}
+	/* qemu-riscv64 refuses another machine's program only after the plugin has written
+	 * an empty profile */
+	struct guest_elf ge;
+	struct tephra_error gerr;
+	if (guest_elf_open(&ge, guest, &gerr) != 0) {
+		fprintf(stderr, "tephra emu: %s: tephra emu runs RISC-V ELF programs\n", gerr.msg);
+		rc = 1;
+		goto out;
+	}
+	guest_elf_close(&ge);
 	strbuf_addf(&parg, "%s,out=%s", plugin, folded);
 	if (raw)
 		strbuf_addstr(&parg, ",raw=on");

@@ -42,6 +42,17 @@ expect 1 "/nonexistent/guest: cannot open the guest" "$T" emu -- /nonexistent/gu
 expect 1 "/nonexistent/x: cannot write" "$T" emu -o /nonexistent/x -- ./guest
 expect 2 "cannot hold a comma" "$T" emu -o a,b -- ./guest
 [ -e a,b ] && fail "emu -o a,b left a file"
+# Another machine's program (the host's, x86-64 or whatever readelf says it is) is
+# refused before QEMU runs: it used to leave empty x86prog.folded and .svg and say "wrote".
+cp /bin/true x86prog
+if readelf -h x86prog 2>/dev/null | grep -q 'Machine:.*RISC-V'; then
+	fail "premise: the host's /bin/true is a RISC-V program"
+fi
+expect 1 "x86prog: offset 0x12: ELF machine" "$T" emu -- ./x86prog
+grep -q "tephra emu runs RISC-V ELF programs" err.txt || fail "emu x86prog: $(cat err.txt)"
+grep -q "wrote" err.txt && fail "emu x86prog says it wrote a profile"
+[ -e x86prog.folded ] || [ -e x86prog.svg ] && fail "emu x86prog left a profile"
+expect 1 "guest: offset 0x0: not an ELF file" "$T" emu -- ./guest
 
 # record: checked before perf runs.
 expect 2 "no command to profile" "$T" record
