@@ -18,8 +18,9 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: tephra export -f FORMAT -o OUT [options] [FILE]\n"
-		"Writes the samples of FILE (perf.data, default ./perf.data; or folded stacks,\n"
-		"'-' for standard input) as FORMAT, keeping what FILE has: threads, objects,\n"
+		"Writes the samples of FILE (perf.data, default ./perf.data, or the directory perf\n"
+		"record --threads writes; or folded stacks; '-': either from standard input, the\n"
+		"perf.data a pipe-mode stream) as FORMAT, keeping what FILE has: threads, objects,\n"
 		"addresses, inline chains and source lines (folded text: names only).\n\n"
 		"  -f, --format FORMAT    pprof (gzip-compressed profile.proto: go tool pprof,\n"
 		"                         Pyroscope, Parca), callgrind (KCachegrind,\n"

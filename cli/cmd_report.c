@@ -18,9 +18,11 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: tephra report [options] [FILE]\n"
-		"The top functions of FILE (perf.data, default ./perf.data; or folded stacks, '-'\n"
-		"for standard input) by self weight (samples whose leaf is in the function) and\n"
-		"total weight (samples with the function anywhere on the stack, counted once),\n"
+		"The top functions of FILE (perf.data, default ./perf.data, or the directory perf\n"
+		"record --threads writes; or folded stacks; '-': either from standard input, the\n"
+		"perf.data a pipe-mode stream) by self weight (samples whose leaf is in the\n"
+		"function) and total weight (samples with the function anywhere on the stack,\n"
+		"counted once),\n"
 		"with percentages of all samples, as `perf report --no-children` / `--children`.\n\n"
 		"  -s, --sort-key KEY     sym (default: functions), dso (objects) or comm\n"
 		"      --sort WHICH       self (default) or total\n"
