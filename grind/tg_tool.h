@@ -46,6 +46,7 @@ struct tg_options {
 	const HChar *proc_dir;     /* --proc-dir: a file per process there (tg_process.c) */
 	const HChar *notes_dir;    /* --exec-notes: notes of exec'd programs there */
 	HChar **skip_objs;         /* --skip-obj patterns (NULL-terminated growable) */
+	Bool *skip_matched;        /* per pattern: it matched an object code ran in */
 	UInt n_skip_objs;
 };
 
@@ -95,6 +96,7 @@ struct tg_state {
 
 	ULong charged_upto; /* icount already charged to a node */
 	Bool instrumenting; /* blocks get instrumented (START/STOP_INSTRUMENTATION) */
+	Bool ever_started;  /* instrumenting was on at some point (--start=on, a request) */
 	Bool collecting;    /* counts are charged (TOGGLE_COLLECT) */
 	ThreadId running;   /* thread whose stack counts are charged to (0 = none) */
 	struct tg_options opt;
