@@ -178,7 +178,7 @@ int cmd_emu(int argc, char **argv)
 		return 2;
 	}
 	if (optind >= argc) {
-		fputs(usage_text, stderr);
+		fprintf(stderr, "tephra emu: no guest program to run (tephra emu [options] -- GUEST [args])\n");
 		return 2;
 	}
 	/* The command: [qemu [qemu options]] guest [args]. */

@@ -84,7 +84,7 @@ int cmd_export(int argc, char **argv)
 	if (optind < argc)
 		path = argv[optind++];
 	if (!format || !out_path) {
-		usage(stderr);
+		fprintf(stderr, WHO ": %s is needed\n", !format ? "-f FORMAT (" EXPORT_FORMAT_HELP ")" : "-o OUT ('-': standard output)");
 		goto out;
 	}
 	int fmt = export_format_parse(format, 0, WHO);

@@ -69,6 +69,12 @@ range "tephra report: at most one input file, 2 given" "$T" report p.data x.fold
 range "tephra export: at most one input file, 3 given" "$T" export -f pprof -o o.pb.gz a b c
 range "tephra script: at most one input file, 2 given" "$T" script p.data p.data
 range "tephra heatmap: at most one input file, 2 given" "$T" heatmap p.data p.data
+range "tephra trace: one input file, 0 given" "$T" trace --elf ./guest
+range "tephra symbolize: one input file, 2 given: 'a', 'b'" "$T" symbolize --elf ./guest a b
+range "tephra trace: --elf GUEST is needed" "$T" trace x.folded
+range "tephra export: -f FORMAT (pprof, callgrind or speedscope) is needed" "$T" export -o o.pb.gz p.data
+range "tephra export: -o OUT ('-': standard output) is needed" "$T" export -f pprof p.data
+range "tephra emu: no guest program to run" "$T" emu
 range "tephra report: unrecognized option '--bogus'" "$T" report --bogus p.data
 range "tephra fold: option requires an argument -- 'i'" "$T" fold -i
 echo "ok: $ncases cases"
