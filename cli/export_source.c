@@ -12,6 +12,7 @@
 #include "base/strbuf.h"
 #include "cli_files.h"
 #include "cli_report.h"
+#include "profile_source.h"
 #include "export/export_write.h"
 
 int export_source_option(struct perf_fold_options *o, int c, const char *name, const char *arg,
@@ -100,9 +101,19 @@ static int load_folded(FILE *f, const char *path, struct export_profile *p, cons
 		fprintf(stderr, "%s: %s\n", who, err.msg);
 		return 1;
 	}
-	if (st.bad_lines && !p->nr_stacks) {
-		fprintf(stderr, "%s: %s: no folded stack in it (line %" PRIu64 ": %s)\n", who, path,
-			st.first_bad_line, st.first_bad_why);
+	int none = st.bad_lines && !p->nr_stacks;
+	if (none || (st.bad_lines && profile_not_folded(st.lines - st.bad_lines, st.bad_lines))) {
+		if (profile_is_script_text(strcmp(path, "<stdin>") ? path : "-"))
+			fprintf(stderr, "%s: %s: `perf script` text, not folded stacks: fold it with "
+				"tephra fold --from-text first\n", who, path);
+		else if (none)
+			fprintf(stderr, "%s: %s: no folded stack in it (line %" PRIu64 ": %s)\n",
+				who, path, st.first_bad_line, st.first_bad_why);
+		else
+			fprintf(stderr, "%s: %s: not folded stacks: %" PRIu64 " of %" PRIu64 " lines "
+				"are not 'frame;...;frame count' (the first, line %" PRIu64 ": %s)\n",
+				who, path, st.bad_lines, st.lines, st.first_bad_line,
+				st.first_bad_why);
 		return 1;
 	}
 	if (st.bad_lines)

@@ -160,9 +160,7 @@ int profile_load(const char *path, struct flame_tree *t, const struct profile_in
 	if (!is_stdin)
 		fclose(f);
 	const struct folded_stats *fs = &st->folded;
-	/* a few lines of another file can end in a number: more than 90% unreadable lines
-	 * mean the file is not folded stacks, not a graph of those few */
-	if (rc == 0 && fs->bad_lines > 9 * fs->lines) {
+	if (rc == 0 && profile_not_folded(fs->lines, fs->bad_lines)) {
 		if (profile_is_script_text(path))
 			tephra_error_at(err, name, -1, "`perf script` text, not folded stacks: "
 					"fold it with tephra fold --from-text first");

@@ -6,7 +6,7 @@
 # of export, flamegraph and diff are the periods and samples `perf script` prints.  And
 # what is not perf.data is said to be so: `perf script` text on standard input gets
 # fold's --from-text hint, as a named file does; a file that is mostly not folded
-# stacks (a program, notes) is an error for flamegraph and diff, not a graph of
+# stacks (a program, notes) is an error for flamegraph, diff, report and export, not a profile of
 # its few lines that happen to end in a number.
 . "$TOP/tests/perf/lib.sh"
 need_perf
@@ -70,13 +70,17 @@ grep -qF 'tephra fold: <stdin>: `perf script` text, not a perf.data file: fold i
 cat script.txt | "$T" flamegraph -o s.svg - 2> err.txt && fail "flamegraph - drew perf script text"
 grep -qF 'tephra flamegraph: <stdin>: `perf script` text, not folded stacks' err.txt ||
 	fail "flamegraph - of perf script text: $(head -n 2 err.txt)"
+cat script.txt | "$T" report - > /dev/null 2> err.txt && fail "report - of perf script text succeeded"
+grep -qF 'tephra report: <stdin>: `perf script` text, not folded stacks: fold it with tephra fold --from-text first' err.txt ||
+	fail "report - of perf script text: $(head -n 2 err.txt)"
 # text of which a few lines end in a number (2 of 30), and a program
 { for i in $(seq 28); do echo "notes: $i, not a stack"; done; echo "room 12"; echo "total 345"; } > notes.txt
 for f in notes.txt "$WL/recurse"; do
-	for cmd in flamegraph diff; do
+	for cmd in flamegraph diff report export; do
 		in=("$f"); [ $cmd = diff ] && in=("$f" "$f")
-		"$T" $cmd -o junk.svg "${in[@]}" > /dev/null 2> err.txt && fail "$cmd $f: a graph of a file that is not folded stacks"
-		grep -q "^tephra $cmd: $f: not folded stacks: [0-9]* of [0-9]* lines" err.txt &&
+		out=(-o junk.svg); [ $cmd = report ] && out=(); [ $cmd = export ] && out=(-f pprof -o junk.pb.gz)
+		"$T" $cmd "${out[@]}" "${in[@]}" > /dev/null 2> err.txt && fail "$cmd $f: a profile of a file that is not folded stacks"
+		grep -qE "^tephra $cmd: $f: (not folded stacks: [0-9]+ of [0-9]+ lines|no folded stack in it)" err.txt &&
 			echo "ok: $cmd $f: not folded stacks" || fail "$cmd $f: $(head -n 2 err.txt)"
 	done
 done
