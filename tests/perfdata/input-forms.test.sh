@@ -55,6 +55,16 @@ for input in pipe dir; do
 		echo "ok: flamegraph $input: $samples samples, as perf script" ||
 		fail "flamegraph $input: $(grep -o '<title>all[^<]*' $input.svg), perf script has $samples samples"
 done
+# script (byte for byte with perf script) and heatmap read both forms too
+for input in pipe dir; do
+	src=$input.data; [ $input = pipe ] && src=-
+	perf script -i $input.data > $input.perf-script 2>/dev/null
+	feed "$T" script -q $src > $input.tephra-script 2> script.err || fail "script $src ($input): $(head -n 3 script.err)"
+	cmp -s $input.perf-script $input.tephra-script && echo "ok: script $input: perf script's bytes" ||
+		fail "script $input differs from perf script: $(diff $input.perf-script $input.tephra-script | head -n 5)"
+	feed "$T" heatmap -o $input.html $src 2> heat.err && [ -s $input.html ] ||
+		fail "heatmap $src ($input): $(head -n 3 heat.err)"
+done
 "$T" diff -o d.svg dir.data dir.data 2> diff.err || fail "diff DIR DIR: $(head -n 3 diff.err)"
 feed "$T" diff --folded -o d.folded - dir.data 2> diff.err || fail "diff - DIR: $(head -n 3 diff.err)"
 want=$(periods pipe.data | awk '{ s += $1 } END { print s + 0 }')
