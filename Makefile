@@ -13,16 +13,26 @@ CC      ?= gcc
 SAN     ?=
 OPT     ?= -O2
 PKGS    := libdw libelf libzstd zlib libdeflate
+PKG_CONFIG ?= pkg-config
 
 WARN    := -Wall -Wextra -Werror -Wno-missing-field-initializers
 TEPHRA_VERSION := $(shell cat VERSION)
 CFLAGS_BASE := -std=gnu11 $(WARN) -g $(OPT) -D_GNU_SOURCE -Isrc -I$(BUILD)/include -Iinclude -MMD -MP \
-	$(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+	$(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
 ifeq ($(SAN),1)
 CFLAGS_BASE += -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 LDFLAGS_SAN := -fsanitize=address,undefined
 endif
-LIBS    := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -ldw -lelf -lzstd -lz -ldeflate) -liberty -lpthread -lm
+LIBS    := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null || echo -ldw -lelf -lzstd -lz -ldeflate) -liberty -lpthread -lm
+
+# Before anything compiles, the build packages are checked as a configure step would
+# check them: the missing Debian packages are named (scripts/check-build-deps).  Not for
+# the targets that install them first and then run make again.
+ifeq ($(filter check demo deps deps-test deps-demo clean,$(MAKECMDGOALS)),)
+ifneq ($(shell scripts/check-build-deps "$(CC)" "$(PKG_CONFIG)" >&2 || echo missing),)
+$(error the build packages above are missing)
+endif
+endif
 
 LIB_SRCS := $(sort $(wildcard src/*/*.c))
 CLI_SRCS := $(sort $(wildcard cli/*.c))

@@ -2,7 +2,10 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -109,4 +112,158 @@ int cli_out_copy(const char *who, const char *src, const char *path)
 	if (!out)
 		return -1;
 	return cli_out_close(&o, who, ok);
+}
+
+int cli_check_inputs(const char *who, int argc, char **argv, int first, int min, int max)
+{
+	static const char *const count[] = { "no", "one", "two" };
+	int n = argc - first;
+	if (n >= min && n <= max)
+		return 0;
+	fprintf(stderr, "%s: %s%s input file%s, %d given", who, max == min ? "" : "at most ",
+		count[max], max == 1 ? "" : "s", n);
+	for (int i = first; i < argc; i++)
+		fprintf(stderr, "%s'%s'", i == first ? ": " : ", ", argv[i]);
+	fputc('\n', stderr);
+	return -1;
+}
+
+/* What the thread feeding the new standard input copies: HEAD, then FROM to its end. */
+struct stdin_replay {
+	int from, to;
+	size_t len;
+	char head[];
+};
+
+static int write_all(int fd, const char *p, size_t n)
+{
+	while (n) {
+		ssize_t w = write(fd, p, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+static void *stdin_replay_run(void *arg)
+{
+	struct stdin_replay *r = arg;
+	sigset_t pipe_sig;
+	char buf[1 << 16];
+	/* a reader that stops early closes its end: EPIPE here, not a killed process */
+	sigemptyset(&pipe_sig);
+	sigaddset(&pipe_sig, SIGPIPE);
+	pthread_sigmask(SIG_BLOCK, &pipe_sig, NULL);
+	if (write_all(r->to, r->head, r->len) == 0) {
+		for (;;) {
+			ssize_t n = read(r->from, buf, sizeof(buf));
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n <= 0 || write_all(r->to, buf, (size_t)n) != 0)
+				break; /* a read error ends the stream: the reader sees it cut */
+		}
+	}
+	close(r->to);
+	close(r->from);
+	free(r);
+	return NULL;
+}
+
+/* The first bytes of standard input, once peeked: later peeks are answered from here. */
+static char stdin_head[CLI_STDIN_PEEK_MAX];
+static ssize_t stdin_head_len = -1;
+
+static ssize_t stdin_peek_once(void)
+{
+	size_t got = 0;
+	while (got < sizeof(stdin_head)) {
+		ssize_t n = read(0, stdin_head + got, sizeof(stdin_head) - got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		if (n == 0)
+			break;
+		got += (size_t)n;
+	}
+	struct stat st;
+	if (fstat(0, &st) == 0 && S_ISREG(st.st_mode) && lseek(0, -(off_t)got, SEEK_CUR) >= 0)
+		return (ssize_t)got;
+	struct stdin_replay *r = malloc(sizeof(*r) + got);
+	int p[2];
+	if (!r)
+		return -1;
+	if (pipe2(p, O_CLOEXEC) != 0) {
+		free(r);
+		return -1;
+	}
+	r->from = fcntl(0, F_DUPFD_CLOEXEC, 3);
+	r->to = p[1];
+	r->len = got;
+	memcpy(r->head, stdin_head, got);
+	pthread_t t;
+	pthread_attr_t attr;
+	pthread_attr_init(&attr);
+	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+	if (r->from < 0 || pthread_create(&t, &attr, stdin_replay_run, r)) {
+		int e = errno;
+		pthread_attr_destroy(&attr);
+		close(p[0]);
+		close(p[1]);
+		if (r->from >= 0)
+			close(r->from);
+		free(r);
+		errno = e;
+		return -1;
+	}
+	pthread_attr_destroy(&attr);
+	/* the thread owns r now; were dup2 to fail, it would only feed a pipe nobody reads */
+	if (dup2(p[0], 0) < 0) {
+		int e = errno;
+		close(p[0]);
+		errno = e;
+		return -1;
+	}
+	close(p[0]);
+	return (ssize_t)got;
+}
+
+ssize_t cli_stdin_peek(void *buf, size_t size)
+{
+	if (stdin_head_len < 0 && (stdin_head_len = stdin_peek_once()) < 0) {
+		stdin_head_len = -1;
+		return -1;
+	}
+	size_t n = (size_t)stdin_head_len < size ? (size_t)stdin_head_len : size;
+	memcpy(buf, stdin_head, n);
+	return (ssize_t)n;
+}
+
+int cli_is_perf_data(const char *path)
+{
+	char magic[8];
+	ssize_t got;
+	if (!strcmp(path, "-")) {
+		got = cli_stdin_peek(magic, sizeof(magic));
+	} else {
+		struct stat st;
+		if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+			return 1;
+		int fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			return -1;
+		got = read(fd, magic, sizeof(magic));
+		int e = errno;
+		close(fd);
+		errno = e;
+	}
+	if (got < 0)
+		return -1;
+	return got == (ssize_t)sizeof(magic) &&
+	       (!memcmp(magic, "PERFILE2", 8) || !memcmp(magic, "2ELIFREP", 8) ||
+		!memcmp(magic, "PERFFILE", 8)); /* the old magic: perf_header.c reads it too */
 }

@@ -56,10 +56,8 @@ int cmd_diff(int argc, char **argv)
 		}
 	}
 	free(opts);
-	if (argc - optind != 2) {
-		usage(stderr);
+	if (cli_check_inputs("tephra diff", argc, argv, optind, 2, 2))
 		return 2;
-	}
 	if (!strcmp(argv[optind], "-") && !strcmp(argv[optind + 1], "-")) {
 		fprintf(stderr, "tephra diff: only one of the inputs can be standard input\n");
 		return 2;

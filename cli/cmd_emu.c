@@ -17,6 +17,7 @@
 #include "commands.h"
 #include "flame_cli.h"
 #include "cli_files.h"
+#include "cli_number.h"
 #include "companion.h"
 #include "export/export_profile.h"
 #include "export_source.h"
@@ -124,18 +125,6 @@ static int export_guest(const char *raw_path, const char *guest, int format, con
 	return rc;
 }
 
-/* A count of instructions: 1 to 19 digits, so that it fits in 64 bits. */
-static int is_count(const char *s)
-{
-	size_t n = strlen(s);
-	if (n == 0 || n > 19)
-		return 0;
-	for (size_t i = 0; i < n; i++)
-		if (s[i] < '0' || s[i] > '9')
-			return 0;
-	return 1;
-}
-
 enum { OPT_RAW = 1, OPT_BUDGET, OPT_CHECKPOINT, OPT_NEST, OPT_NO_SVG, OPT_PLUGIN };
 
 int cmd_emu(int argc, char **argv)
@@ -174,14 +163,12 @@ int cmd_emu(int argc, char **argv)
 		default: fputs(usage_text, stderr); return 2;
 		}
 	}
-	if (budget && !is_count(budget)) {
-		fprintf(stderr, "tephra emu: --budget wants a number of instructions, not '%s'\n", budget);
+	/* passed on to the plugin as text, once known to be a count (0 would mean none) */
+	uint64_t count;
+	if ((budget && cli_number_u64("tephra emu", "--budget", budget, 1, UINT64_MAX, &count)) ||
+	    (checkpoint &&
+	     cli_number_u64("tephra emu", "--checkpoint", checkpoint, 1, UINT64_MAX, &count)))
 		return 2;
-	}
-	if (checkpoint && !is_count(checkpoint)) {
-		fprintf(stderr, "tephra emu: --checkpoint wants a number of instructions, not '%s'\n", checkpoint);
-		return 2;
-	}
 	/* the export is made from the raw stacks, once, at the end */
 	if (format != EXPORT_FORMAT_FOLDED && (raw || checkpoint)) {
 		fprintf(stderr, "tephra emu: --format: not with %s\n", raw ? "--raw" : "--checkpoint");
@@ -192,7 +179,7 @@ int cmd_emu(int argc, char **argv)
 		return 2;
 	}
 	if (optind >= argc) {
-		fputs(usage_text, stderr);
+		fprintf(stderr, "tephra emu: no guest program to run (tephra emu [options] -- GUEST [args])\n");
 		return 2;
 	}
 	/* The command: [qemu [qemu options]] guest [args]. */
@@ -286,6 +273,16 @@ int cmd_emu(int argc, char **argv)
 		rc = 2;
 		goto out;
 	}
+	/* qemu-riscv64 refuses another machine's program only after the plugin has written
+	 * an empty profile */
+	struct guest_elf ge;
+	struct tephra_error gerr;
+	if (guest_elf_open(&ge, guest, &gerr) != 0) {
+		fprintf(stderr, "tephra emu: %s: tephra emu runs RISC-V ELF programs\n", gerr.msg);
+		rc = 1;
+		goto out;
+	}
+	guest_elf_close(&ge);
 	strbuf_addf(&parg, "%s,out=%s", plugin, folded);
 	if (raw)
 		strbuf_addstr(&parg, ",raw=on");

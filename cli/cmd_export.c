@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_files.h"
 #include "commands.h"
 #include "export/export_write.h"
 #include "export_source.h"
@@ -17,8 +18,9 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: tephra export -f FORMAT -o OUT [options] [FILE]\n"
-		"Writes the samples of FILE (perf.data, default ./perf.data; or folded stacks,\n"
-		"'-' for standard input) as FORMAT, keeping what FILE has: threads, objects,\n"
+		"Writes the samples of FILE (perf.data, default ./perf.data, or the directory perf\n"
+		"record --threads writes; or folded stacks; '-': either from standard input, the\n"
+		"perf.data a pipe-mode stream) as FORMAT, keeping what FILE has: threads, objects,\n"
 		"addresses, inline chains and source lines (folded text: names only).\n\n"
 		"  -f, --format FORMAT    pprof (gzip-compressed profile.proto: go tool pprof,\n"
 		"                         Pyroscope, Parca), callgrind (KCachegrind,\n"
@@ -77,10 +79,12 @@ int cmd_export(int argc, char **argv)
 	}
 	if (export_source_check_offcpu(&o, WHO))
 		goto out;
+	if (cli_check_inputs(WHO, argc, argv, optind, 0, 1))
+		goto out;
 	if (optind < argc)
 		path = argv[optind++];
-	if (optind < argc || !format || !out_path) {
-		usage(stderr);
+	if (!format || !out_path) {
+		fprintf(stderr, WHO ": %s is needed\n", !format ? "-f FORMAT (" EXPORT_FORMAT_HELP ")" : "-o OUT ('-': standard output)");
 		goto out;
 	}
 	int fmt = export_format_parse(format, 0, WHO);

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli_files.h"
 #include "commands.h"
 #include "flame_cli.h"
 #include "symbol_cli.h"
@@ -58,10 +59,8 @@ int cmd_flamegraph(int argc, char **argv)
 		}
 	}
 	free(opts);
-	if (argc - optind > 1) {
-		fprintf(stderr, "tephra flamegraph: one input at a time (use tephra diff for two)\n");
-		return 2;
-	}
+	if (cli_check_inputs("tephra flamegraph", argc, argv, optind, 0, 1))
+		return 2; /* (two profiles: tephra diff) */
 	const char *input = optind < argc ? argv[optind] : flame_cli_default_input();
 	struct flame_tree *t = flame_tree_new(c.tree_flags);
 	struct profile_input_opts in = { 0, 0, !!(c.tree_flags & FLAME_TREE_TIME_ORDER),

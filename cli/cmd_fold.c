@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "cli_report.h"
+#include "cli_files.h"
 #include "commands.h"
 #include "export_source.h"
 #include "profile_source.h"
@@ -164,12 +165,10 @@ int cmd_fold(int argc, char **argv)
 	    o.wall || o.filter.pids || o.filter.tids || o.filter.comms || o.filter.max_stack ||
 	    o.filter.time)
 		data_only = 1;
+	if (cli_check_inputs("tephra fold", argc, argv, optind, 0, 1))
+		goto out;
 	if (optind < argc)
 		path = argv[optind++];
-	if (optind < argc) {
-		usage(stderr);
-		goto out;
-	}
 	if (export_source_check_offcpu(&o, "tephra fold"))
 		goto out;
 	if (from_text) {
@@ -191,10 +190,12 @@ int cmd_fold(int argc, char **argv)
 	o.quality_who = "tephra fold";
 	struct fold_table *t = fold_table_new();
 	rc = 0;
-	if (perf_fold_file(path, &o, t, &err)) {
-		if (strcmp(path, "-") && profile_is_script_text(path))
+	/* standard input is looked at first: once read, it cannot be looked at again */
+	int script_text = !strcmp(path, "-") && profile_is_script_text(path);
+	if (script_text || perf_fold_file(path, &o, t, &err)) {
+		if (script_text || (strcmp(path, "-") && profile_is_script_text(path)))
 			fprintf(stderr, "tephra fold: %s: `perf script` text, not a perf.data file: "
-				"fold it with --from-text\n", path);
+				"fold it with --from-text\n", strcmp(path, "-") ? path : "<stdin>");
 		else
 			fprintf(stderr, "tephra fold: %s\n", err.msg);
 		rc = 1;

@@ -440,6 +440,33 @@ static void warn_untraced(const struct grind_procs *p, int no_children)
 			"--trace-children-skip names");
 }
 
+/* What was asked for and came to nothing, as the processes' files say (grind_procs.h):
+ * no process was ever counted (--start=off, no start request), a --skip-obj pattern
+ * matched no object any process ran code in.  With --no-children the tool says it. */
+static void warn_unused(const struct grind_args *a, const struct grind_procs *p,
+			const char *prog)
+{
+	int started = 0;
+	for (size_t i = 0; i < p->nimages; i++)
+		started |= p->images[i].started;
+	if (p->nimages && !started)
+		fprintf(stderr, "tephra grind: %s: nothing was counted: with --start=off counting "
+			"waits for a start request (CALLGRIND_START_INSTRUMENTATION or "
+			"TEPHRA_GRIND_START), and %s made none\n", a->folded, prog);
+	/* the tool numbers the patterns in the order of its options, which is ours */
+	for (size_t i = 0, k = 0; i < a->ntool_opts; i++) {
+		if (strncmp(a->tool_opts[i], "--skip-obj=", 11))
+			continue;
+		int matched = k >= sizeof(p->images[0].skips) - 1; /* past what is said */
+		for (size_t j = 0; j < p->nimages; j++)
+			matched |= strlen(p->images[j].skips) > k && p->images[j].skips[k] == '1';
+		if (!matched)
+			fprintf(stderr, "tephra grind: warning: %s matched no object %s ran code "
+				"in: nothing was skipped for it\n", a->tool_opts[i], prog);
+		k++;
+	}
+}
+
 /* One stack of a process's table (line_to_export's argument). */
 struct image_export {
 	struct export_profile *profile;
@@ -491,6 +518,7 @@ static int merge_processes(const struct grind_args *a, const char *dir, const ch
 	if (p.nincomplete)
 		fprintf(stderr, "tephra grind: warning: %zu process file%s left out: %s\n",
 			p.nincomplete, p.nincomplete == 1 ? "" : "s", p.incomplete.msg);
+	warn_unused(a, &p, prog);
 	if (!p.nimages) {
 		fprintf(stderr, "tephra grind: %s was not written (the program or Valgrind "
 			"failed, exit status %d)\n", a->folded, rc);

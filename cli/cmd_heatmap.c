@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cli_files.h"
+#include "cli_number.h"
 #include "cli_report.h"
 #include "commands.h"
 #include "export_source.h"
@@ -50,19 +51,12 @@ enum { O_TITLE = 256, O_ROWS, O_STRICT };
 static int refuse_non_perf_data(const char *path)
 {
 	struct stat sb;
-	char magic[8];
-	if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode))
+	int perf = cli_is_perf_data(path);
+	if (perf > 0)
 		return 0;
-	FILE *f = fopen(path, "rb");
-	if (!f) {
+	if (perf < 0)
 		fprintf(stderr, WHO ": %s: cannot open: %s\n", path, strerror(errno));
-		return 1;
-	}
-	size_t got = fread(magic, 1, sizeof(magic), f);
-	fclose(f);
-	if (got == sizeof(magic) && (!memcmp(magic, "PERFILE2", 8) || !memcmp(magic, "2ELIFREP", 8)))
-		return 0;
-	if (!got)
+	else if (stat(path, &sb) == 0 && sb.st_size == 0)
 		fprintf(stderr, WHO ": %s: empty file, not a perf.data file\n", path);
 	else
 		fprintf(stderr, WHO ": %s: not a perf.data file; a heatmap needs each sample's "
@@ -101,12 +95,9 @@ int cmd_heatmap(int argc, char **argv)
 			ho.title = optarg;
 			break;
 		case O_ROWS: {
-			char *end;
-			long n = strtol(optarg, &end, 10);
-			if (*end || n < 1 || n > 1000) {
-				fprintf(stderr, WHO ": --rows is a number of rows per second, 1 to 1000\n");
+			uint64_t n;
+			if (cli_number_u64(WHO, "--rows", optarg, 1, 1000, &n))
 				goto out;
-			}
 			ho.rows = (unsigned)n;
 			break;
 		}
@@ -135,12 +126,10 @@ int cmd_heatmap(int argc, char **argv)
 			goto out;
 		}
 	}
+	if (cli_check_inputs(WHO, argc, argv, optind, 0, 1))
+		goto out;
 	if (optind < argc)
 		path = argv[optind++];
-	if (optind < argc) {
-		usage(stderr);
-		goto out;
-	}
 	if (!path)
 		path = "perf.data";
 	if (!output && isatty(1)) {

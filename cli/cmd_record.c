@@ -17,6 +17,7 @@
 #include "flame_cli.h"
 #include "render/flame_diff.h"
 #include "cli_files.h"
+#include "cli_number.h"
 
 /* The user stack perf copies per sample for DWARF unwinding, by measurement (python3,
  * cc1 and a C++ program; docs/stack-quality.md): at 16 KiB python3's and the C++
@@ -32,7 +33,7 @@ static void usage(FILE *f)
 		"good its stacks are on stderr.\n\n"
 		"  -o, --output FILE   the SVG (flame.svg)\n"
 		"  -d, --data FILE     the perf.data file (perf.data)\n"
-		"  -F, --freq HZ       samples per second (999)\n"
+		"  -F, --freq HZ       samples per second (999; 1 to 1000000, or max)\n"
 		"  -e, --event EVENT   perf event (cpu-clock: works without hardware counters)\n"
 		"  --fp                frame pointers (perf record -g) instead of DWARF: far\n"
 		"                      smaller files, but stacks break in code built without\n"
@@ -94,17 +95,15 @@ static int write_folded(const char *path, const struct flame_tree *t)
 	return 0;
 }
 
-/* perf's -F: a whole number of samples per second, or "max". */
+/* perf's -F: "max", or a number of samples per second; perf itself refuses more than
+ * kernel.perf_event_max_sample_rate (100000 by default), which can be raised. */
+#define RECORD_FREQ_MAX 1000000
+
 static int valid_freq(const char *s)
 {
-	if (!strcmp(s, "max"))
-		return 1;
-	if (!*s || strlen(s) > 9)
-		return 0;
-	for (const char *p = s; *p; p++)
-		if (*p < '0' || *p > '9')
-			return 0;
-	return atoi(s) > 0;
+	uint64_t hz;
+	return !strcmp(s, "max") ||
+	       cli_number_u64("tephra record", "-F", s, 1, RECORD_FREQ_MAX, &hz) == 0;
 }
 
 /* --off-cpu/--wall: sampling sched:sched_switch with its fields (PERF_SAMPLE_RAW) takes
@@ -190,11 +189,8 @@ static int check_args(const char *data, const char *freq, const char *event, con
 			return 2;
 		}
 	}
-	if (!valid_freq(freq)) {
-		fprintf(stderr, "tephra record: -F: '%s' is not a number of samples per second "
-			"(or 'max')\n", freq);
+	if (!valid_freq(freq))
 		return 2;
-	}
 	if (!*event) {
 		fprintf(stderr, "tephra record: -e: an empty event name\n");
 		return 2;

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_number.h"
+#include "cli_files.h"
 #include "commands.h"
 #include "export/export_write.h"
 #include "export_source.h"
@@ -17,13 +19,15 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: tephra report [options] [FILE]\n"
-		"The top functions of FILE (perf.data, default ./perf.data; or folded stacks, '-'\n"
-		"for standard input) by self weight (samples whose leaf is in the function) and\n"
-		"total weight (samples with the function anywhere on the stack, counted once),\n"
+		"The top functions of FILE (perf.data, default ./perf.data, or the directory perf\n"
+		"record --threads writes; or folded stacks; '-': either from standard input, the\n"
+		"perf.data a pipe-mode stream) by self weight (samples whose leaf is in the\n"
+		"function) and total weight (samples with the function anywhere on the stack,\n"
+		"counted once),\n"
 		"with percentages of all samples, as `perf report --no-children` / `--children`.\n\n"
 		"  -s, --sort-key KEY     sym (default: functions), dso (objects) or comm\n"
 		"      --sort WHICH       self (default) or total\n"
-		"  -n, --top N            the first N rows (default 25; 0: all)\n"
+		"  -n, --top N            the first N rows (default 25; 0: all; at most 10^9)\n"
 		"      --json             one JSON object: source, event, unit, total, samples,\n"
 		"                         key, rows [{name, self, self_percent, total,\n"
 		"                         total_percent}]\n"
@@ -32,6 +36,9 @@ static void usage(FILE *f)
 }
 
 enum { O_SORT = 400, O_JSON };
+
+/* --top: more rows than any profile has functions is "all" (0) in other words */
+#define REPORT_TOP_MAX 1000000000
 
 int cmd_report(int argc, char **argv)
 {
@@ -50,7 +57,6 @@ int cmd_report(int argc, char **argv)
 	struct export_report_options ro = { REPORT_BY_SYM, 0, 25, 0, NULL };
 	const char *path = "perf.data";
 	int c, option, rc = 2;
-	char *end;
 	o.symbols = &syms;
 	while ((c = getopt_long(argc, argv, "s:n:h", opts, &option)) != -1) {
 		switch (c) {
@@ -73,13 +79,13 @@ int cmd_report(int argc, char **argv)
 			}
 			ro.sort_total = !strcmp(optarg, "total");
 			break;
-		case 'n':
-			ro.top = strtoul(optarg, &end, 10);
-			if (!*optarg || *end || *optarg == '-') {
-				fprintf(stderr, WHO ": --top wants a whole number, not '%s'\n", optarg);
+		case 'n': {
+			uint64_t n;
+			if (cli_number_u64(WHO, "--top", optarg, 0, REPORT_TOP_MAX, &n))
 				goto out;
-			}
+			ro.top = (size_t)n;
 			break;
+		}
 		case O_JSON:
 			ro.json = 1;
 			break;
@@ -100,12 +106,10 @@ int cmd_report(int argc, char **argv)
 	}
 	if (export_source_check_offcpu(&o, WHO))
 		goto out;
+	if (cli_check_inputs(WHO, argc, argv, optind, 0, 1))
+		goto out;
 	if (optind < argc)
 		path = argv[optind++];
-	if (optind < argc) {
-		usage(stderr);
-		goto out;
-	}
 	struct export_profile *p = export_profile_new(0);
 	int64_t time_nanos;
 	struct tephra_error err = { { 0 } };

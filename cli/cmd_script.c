@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "cli_report.h"
+#include "cli_files.h"
 #include "commands.h"
 #include "perfscript/script_render.h"
 #include "session/sample_filter.h"
@@ -122,12 +123,10 @@ int cmd_script(int argc, char **argv)
 			goto out;
 		}
 	}
+	if (cli_check_inputs("tephra script", argc, argv, optind, 0, 1))
+		goto out;
 	if (optind < argc)
 		path = argv[optind++];
-	if (optind < argc) {
-		usage(stderr);
-		goto out;
-	}
 	if (!path)
 		path = "perf.data";
 	o.report = cli_report(isatty(2));

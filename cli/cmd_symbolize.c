@@ -110,10 +110,12 @@ int cmd_symbolize(int argc, char **argv)
 		default: fputs(usage_text, stderr); return 2;
 		}
 	}
-	if (!elf || optind + 1 != argc) {
-		fputs(usage_text, stderr);
+	if (!elf) {
+		fprintf(stderr, "tephra symbolize: --elf GUEST is needed: the guest's symbols\n");
 		return 2;
 	}
+	if (cli_check_inputs("tephra symbolize", argc, argv, optind, 1, 1))
+		return 2;
 	const char *path = argv[optind];
 	struct tephra_error err;
 	struct guest_elf g;

@@ -92,10 +92,12 @@ int cmd_trace(int argc, char **argv)
 		default: fputs(usage_text, stderr); return 2;
 		}
 	}
-	if (!elf || optind + 1 != argc) {
-		fputs(usage_text, stderr);
+	if (!elf) {
+		fprintf(stderr, "tephra trace: --elf GUEST is needed: the guest's symbols\n");
 		return 2;
 	}
+	if (cli_check_inputs("tephra trace", argc, argv, optind, 1, 1))
+		return 2;
 	if (out_format != EXPORT_FORMAT_FOLDED && !output && isatty(1)) {
 		fprintf(stderr, "tephra trace: --format: a profile is not written to a terminal "
 			"(-o FILE)\n");

@@ -12,6 +12,7 @@
 #include "base/strbuf.h"
 #include "cli_files.h"
 #include "cli_report.h"
+#include "profile_source.h"
 #include "export/export_write.h"
 
 int export_source_option(struct perf_fold_options *o, int c, const char *name, const char *arg,
@@ -103,9 +104,19 @@ static int load_folded(FILE *f, const char *path, struct export_profile *p, cons
 		fprintf(stderr, "%s: %s\n", who, err.msg);
 		return 1;
 	}
-	if (st.bad_lines && !p->nr_stacks) {
-		fprintf(stderr, "%s: %s: no folded stack in it (line %" PRIu64 ": %s)\n", who, path,
-			st.first_bad_line, st.first_bad_why);
+	int none = st.bad_lines && !p->nr_stacks;
+	if (none || (st.bad_lines && profile_not_folded(st.lines - st.bad_lines, st.bad_lines))) {
+		if (profile_is_script_text(strcmp(path, "<stdin>") ? path : "-"))
+			fprintf(stderr, "%s: %s: `perf script` text, not folded stacks: fold it with "
+				"tephra fold --from-text first\n", who, path);
+		else if (none)
+			fprintf(stderr, "%s: %s: no folded stack in it (line %" PRIu64 ": %s)\n",
+				who, path, st.first_bad_line, st.first_bad_why);
+		else
+			fprintf(stderr, "%s: %s: not folded stacks: %" PRIu64 " of %" PRIu64 " lines "
+				"are not 'frame;...;frame count' (the first, line %" PRIu64 ": %s)\n",
+				who, path, st.bad_lines, st.lines, st.first_bad_line,
+				st.first_bad_why);
 		return 1;
 	}
 	if (st.bad_lines)
@@ -118,37 +129,35 @@ static int load_folded(FILE *f, const char *path, struct export_profile *p, cons
 int export_source_load(const char *path, const struct perf_fold_options *o,
 		       struct export_profile *p, int64_t *time_nanos, const char *who)
 {
-	*time_nanos = 0;
-	if (!strcmp(path, "-") && (o->off_cpu || o->wall)) {
-		fprintf(stderr, "%s: standard input is read as folded text: --off-cpu and --wall "
-			"read a perf.data file\n", who);
-		return 1;
-	}
-	if (!strcmp(path, "-"))
-		return load_folded(stdin, "<stdin>", p, who);
-	FILE *f = fopen(path, "rb");
-	if (!f) {
-		fprintf(stderr, "%s: %s: cannot open: %s\n", who, path, strerror(errno));
-		return 1;
-	}
+	int is_stdin = !strcmp(path, "-");
+	const char *name = is_stdin ? "<stdin>" : path;
 	struct stat sb;
-	if (fstat(fileno(f), &sb) == 0)
+	*time_nanos = 0;
+	/* perf.data (a file, a pipe-mode stream, a directory) or folded text */
+	int perf = cli_is_perf_data(path);
+	if (perf < 0) {
+		fprintf(stderr, "%s: %s: cannot %s: %s\n", who, name, is_stdin ? "read" : "open",
+			strerror(errno));
+		return 1;
+	}
+	if (!is_stdin && stat(path, &sb) == 0)
 		*time_nanos = (int64_t)sb.st_mtim.tv_sec * 1000000000 + sb.st_mtim.tv_nsec;
-	char magic[8];
-	size_t got = fread(magic, 1, sizeof(magic), f);
-	if (got != sizeof(magic) || memcmp(magic, "PERFILE2", 8)) {
+	if (!perf) {
 		if (o->off_cpu || o->wall) {
 			fprintf(stderr, "%s: %s: not a perf.data file: --off-cpu and --wall read "
-				"a recording's scheduler switches\n", who, path);
-			fclose(f);
+				"a recording's scheduler switches\n", who, name);
 			return 1;
 		}
-		rewind(f);
-		int rc = load_folded(f, path, p, who);
-		fclose(f);
+		FILE *f = is_stdin ? stdin : fopen(path, "rb");
+		if (!f) {
+			fprintf(stderr, "%s: %s: cannot open: %s\n", who, path, strerror(errno));
+			return 1;
+		}
+		int rc = load_folded(f, name, p, who);
+		if (!is_stdin)
+			fclose(f);
 		return rc;
 	}
-	fclose(f);
 	struct perf_fold_options po = *o;
 	struct export_sink sink = export_profile_sink(p);
 	struct tephra_error err = { { 0 } };

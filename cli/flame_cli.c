@@ -2,7 +2,6 @@
 #include "flame_cli.h"
 
 #include <errno.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +9,7 @@
 
 #include "base/xalloc.h"
 #include "cli_files.h"
+#include "cli_number.h"
 #include "fold/fold_naming.h"
 
 enum {
@@ -105,18 +105,7 @@ void flame_cli_init(struct flame_cli *c, const char *who)
 static int number(const struct flame_cli *c, const char *opt, const char *arg, double lo,
 		  double hi, double *out)
 {
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(arg, &end);
-	if (errno || end == arg || *end || !isfinite(v) || v < lo || v > hi) {
-		fprintf(stderr, "%s: --%s: '%s' is not a number from %g to %g\n", c->who, opt, arg,
-			lo, hi);
-		return -1;
-	}
-	*out = v;
-	return 0;
+	return cli_number_double(c->who, opt, arg, lo, hi, out);
 }
 
 int flame_cli_option(struct flame_cli *c, int code, const char *arg)
@@ -127,9 +116,9 @@ int flame_cli_option(struct flame_cli *c, int code, const char *arg)
 	case O_OUTPUT: c->output = arg; return 0;
 	case O_TITLE: s->title = arg; return 0;
 	case O_SUBTITLE: s->subtitle = arg; return 0;
-	case O_WIDTH: return number(c, "width", arg, 100, 1e6, &s->width);
-	case O_HEIGHT: return number(c, "height", arg, 2, 1000, &s->frame_height);
-	case O_FONTSIZE: return number(c, "fontsize", arg, 1, 500, &s->fontsize);
+	case O_WIDTH: return number(c, "--width", arg, 100, 1e6, &s->width);
+	case O_HEIGHT: return number(c, "--height", arg, 2, 1000, &s->frame_height);
+	case O_FONTSIZE: return number(c, "--fontsize", arg, 1, 500, &s->fontsize);
 	case O_MINWIDTH: {
 		size_t n = strlen(arg);
 		char buf[64];
@@ -137,10 +126,10 @@ int flame_cli_option(struct flame_cli *c, int code, const char *arg)
 			memcpy(buf, arg, n - 1);
 			buf[n - 1] = '\0';
 			s->minwidth_pct = 1;
-			return number(c, "minwidth", buf, 0, 100, &s->minwidth);
+			return number(c, "--minwidth", buf, 0, 100, &s->minwidth);
 		}
 		s->minwidth_pct = 0;
-		return number(c, "minwidth", arg, 0, 1e6, &s->minwidth);
+		return number(c, "--minwidth", arg, 0, 1e6, &s->minwidth);
 	}
 	case O_FONTTYPE: s->fonttype = arg; return 0;
 	case O_COUNTNAME: s->countname = arg; c->countname_set = 1; return 0;

@@ -15,14 +15,21 @@
 
 #define HEADER_PREFIX "# tephragrind "
 
-/* "# tephragrind pid=P ppid=Q underflows=U seeded=S comm=NAME" (tg_process.c). */
+/* "# tephragrind pid=P ppid=Q underflows=U seeded=S started=0|1 skips=[01]* comm=NAME"
+ * (tg_process.c). */
 static int parse_header(const char *line, struct grind_image *im)
 {
-	int ppid, comm_at = -1;
+	int ppid, skips_at = -1, comm_at = -1;
 	unsigned long long u, s;
-	if (sscanf(line, HEADER_PREFIX "pid=%d ppid=%d underflows=%llu seeded=%llu comm=%n",
-		   &im->pid, &ppid, &u, &s, &comm_at) != 4 || comm_at < 0)
+	if (sscanf(line, HEADER_PREFIX "pid=%d ppid=%d underflows=%llu seeded=%llu started=%d "
+		   "skips=%n", &im->pid, &ppid, &u, &s, &im->started, &skips_at) != 5 ||
+	    skips_at < 0)
 		return -1;
+	size_t n = strspn(line + skips_at, "01");
+	if (strncmp(line + skips_at + n, " comm=", 6))
+		return -1;
+	comm_at = skips_at + (int)n + 6;
+	snprintf(im->skips, sizeof(im->skips), "%.*s", (int)n, line + skips_at);
 	im->underflows = u;
 	im->seeded = s;
 	snprintf(im->comm, sizeof(im->comm), "%.*s", (int)strcspn(line + comm_at, "\n"),

@@ -15,6 +15,9 @@ struct grind_image {            /* one program one process ran */
 	int pid;
 	char comm[64];          /* the process's name while it ran that program */
 	uint64_t underflows, seeded;
+	int started;            /* it was counted at some point (--start=on, a request) */
+	char skips[256];        /* per --skip-obj pattern, '1' when it matched an object
+				 * code ran in, else '0' (the first 255) */
 	struct fold_table *stacks;
 };
 

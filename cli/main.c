@@ -113,6 +113,10 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
 		if (strcmp(argv[1], commands[i].name))
 			continue;
+		/* getopt names argv[0] in its complaints: "tephra CMD: unrecognized option" */
+		char who[32];
+		snprintf(who, sizeof(who), "tephra %s", commands[i].name);
+		argv[1] = who;
 		int rc = commands[i].fn(argc - 1, argv + 1);
 		/* Every command's help ends with the version, printed here once for all. */
 		if (rc == 0 && asks_help(argc - 1, argv + 1))

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cli_files.h"
 #include "cli_report.h"
 #include "fold/fold_table.h"
 #include "perffold/perf_fold.h"
@@ -133,124 +134,74 @@ static int load_folded(FILE *f, const char *path, struct flame_tree *t,
 	return rc;
 }
 
-/* Standard input holding perf.data: perf's reader wants a path, so the bytes go to a
- * temporary file first (pipe-mode perf.data starts with the same magic). */
-static int load_perf_stdin(FILE *in, const char *magic, size_t got, struct flame_tree *t,
-			   const struct profile_input_opts *o, struct profile_stats *st,
-			   struct tephra_error *err)
-{
-	char tmpl[] = "/tmp/tephra-stdin-XXXXXX";
-	int fd = mkstemp(tmpl);
-	char buf[1 << 16];
-	size_t n;
-	FILE *tmp;
-	int rc = -1;
-
-	if (fd < 0 || !(tmp = fdopen(fd, "w"))) {
-		tephra_error_set(err, "cannot create a temporary file for standard input: %s",
-				 strerror(errno));
-		if (fd >= 0) {
-			close(fd);
-			unlink(tmpl);
-		}
-		return -1;
-	}
-	fwrite(magic, 1, got, tmp);
-	while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
-		fwrite(buf, 1, n, tmp);
-	if (ferror(in))
-		tephra_error_at(err, "<stdin>", -1, "read error");
-	else if (fclose(tmp) != 0)
-		tephra_error_set(err, "%s: write error: %s", tmpl, strerror(errno));
-	else
-		rc = load_perf(tmpl, t, o, st, err);
-	if (ferror(in))
-		fclose(tmp);
-	unlink(tmpl);
-	return rc;
-}
-
-/* A stream that yields HEAD[0..LEN) and then the rest of REST. */
-struct replay {
-	const char *head;
-	size_t len, pos;
-	FILE *rest;
-};
-
-static ssize_t replay_read(void *cookie, char *buf, size_t size)
-{
-	struct replay *r = cookie;
-
-	if (r->pos < r->len) {
-		size_t n = r->len - r->pos < size ? r->len - r->pos : size;
-		memcpy(buf, r->head + r->pos, n);
-		r->pos += n;
-		return (ssize_t)n;
-	}
-	size_t n = fread(buf, 1, size, r->rest);
-	if (n == 0 && ferror(r->rest))
-		return -1;
-	return (ssize_t)n;
-}
-
 int profile_load(const char *path, struct flame_tree *t, const struct profile_input_opts *o,
 		 struct profile_stats *st, struct tephra_error *err)
 {
 	int is_stdin = !strcmp(path, "-");
 	const char *name = is_stdin ? "<stdin>" : path;
-	FILE *f = is_stdin ? stdin : fopen(path, "rb");
-	char magic[8];
-	size_t got;
 	int rc;
 
 	memset(st, 0, sizeof(*st));
+	/* perf.data (a file, a pipe-mode stream, a directory) or folded text */
+	int perf = cli_is_perf_data(path);
+	if (perf < 0) {
+		tephra_error_at(err, name, -1, "cannot %s: %s", is_stdin ? "read" : "open",
+				strerror(errno));
+		return -1;
+	}
+	if (perf)
+		return load_perf(path, t, o, st, err);
+	FILE *f = is_stdin ? stdin : fopen(path, "rb");
 	if (!f) {
 		tephra_error_at(err, path, -1, "cannot open: %s", strerror(errno));
 		return -1;
 	}
-	got = fread(magic, 1, sizeof(magic), f);
-	if (got == sizeof(magic) && !memcmp(magic, "PERFILE2", 8)) {
-		if (is_stdin)
-			return load_perf_stdin(f, magic, got, t, o, st, err);
-		fclose(f);
-		return load_perf(path, t, o, st, err);
-	}
-	if (is_stdin) {
-		/* The bytes looked at are gone from the pipe: read them back first. */
-		struct replay replay = { magic, got, 0, f };
-		cookie_io_functions_t io = { replay_read, NULL, NULL, NULL };
-		FILE *joined = fopencookie(&replay, "r", io);
-		if (!joined) {
-			tephra_error_set(err, "cannot read standard input: %s", strerror(errno));
-			return -1;
-		}
-		rc = load_folded(joined, name, t, o, st, err);
-		fclose(joined);
-		return rc;
-	}
-	rewind(f);
 	rc = load_folded(f, name, t, o, st, err);
-	fclose(f);
+	if (!is_stdin)
+		fclose(f);
+	const struct folded_stats *fs = &st->folded;
+	if (rc == 0 && profile_not_folded(fs->lines, fs->bad_lines)) {
+		if (profile_is_script_text(path))
+			tephra_error_at(err, name, -1, "`perf script` text, not folded stacks: "
+					"fold it with tephra fold --from-text first");
+		else
+			tephra_error_at(err, name, -1, "not folded stacks: %" PRIu64 " of %" PRIu64
+					" lines are not 'frame;...;frame count' (the first, line %"
+					PRIu64 ": %s)", fs->bad_lines, fs->bad_lines + fs->lines,
+					fs->first_bad_line, fs->first_bad_why ? fs->first_bad_why : "?");
+		return -1;
+	}
 	return rc;
 }
 
 int profile_is_script_text(const char *path)
 {
-	FILE *f = fopen(path, "rb");
-	char line[4096];
-	int is = 0;
-
-	if (!f)
-		return 0;
-	while (fgets(line, sizeof(line), f)) {
-		if (line[0] == '#')
-			continue;
-		struct script_header h;
-		is = script_match_header(line, strcspn(line, "\n"), &h);
-		break;
+	char head[CLI_STDIN_PEEK_MAX + 1];
+	ssize_t got;
+	if (!strcmp(path, "-")) {
+		got = cli_stdin_peek(head, sizeof(head) - 1);
+	} else {
+		FILE *f = fopen(path, "rb");
+		if (!f)
+			return 0;
+		got = (ssize_t)fread(head, 1, sizeof(head) - 1, f);
+		fclose(f);
 	}
-	fclose(f);
-	return is;
+	if (got <= 0)
+		return 0;
+	head[got] = 0;
+	/* the first line that is not a comment, if it is whole in HEAD */
+	for (char *line = head; *line;) {
+		char *nl = strchr(line, '\n');
+		if (!nl)
+			return 0;
+		if (line[0] != '#') {
+			struct script_header h;
+			return script_match_header(line, (size_t)(nl - line), &h);
+		}
+		line = nl + 1;
+	}
+	return 0;
 }
 
 void profile_warn_skipped(const char *who, const char *path, const struct profile_stats *st)

@@ -1,7 +1,8 @@
 /* profile_source.h - loading a profile for rendering, whatever its form: the CLI's
  * wiring of a source to the renderer.
  *
- * A perf.data file (recognised by its "PERFILE2" magic, from a path or standard input)
+ * A perf.data file (cli_is_perf_data: its magic, from a path or standard input; or a
+ * perf record --threads directory)
  * is folded by the perf reader (perffold/perf_fold.h) exactly as `tephra fold` folds
  * it, and its stacks handed to the flame tree through render's folded_feed; anything
  * else is read as folded stack text (render/folded_reader.h).  Both end up in a flame
@@ -9,6 +10,7 @@
 #ifndef TEPHRA_CLI_PROFILE_SOURCE_H
 #define TEPHRA_CLI_PROFILE_SOURCE_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 #include "base/error.h"
@@ -50,6 +52,15 @@ int profile_load(const char *path, struct flame_tree *t, const struct profile_in
 
 /* Prints the "ignored N lines" warning for a load, if any lines were skipped. */
 void profile_warn_skipped(const char *who, const char *path, const struct profile_stats *st);
+
+/* Whether folded text of GOOD stack lines and BAD unreadable ones is not folded stacks
+ * at all: over 90% unreadable (a program, a text file), rather than a profile of its
+ * few lines that happen to end in a number.  The one rule of every reader of folded
+ * text in the CLI. */
+static inline int profile_not_folded(uint64_t good, uint64_t bad)
+{
+	return bad > 9 * good;
+}
 
 /* Whether PATH (a file, not "-") starts like `perf script` output: its first line that
  * is not a comment is a sample header (for the --from-text hint). */

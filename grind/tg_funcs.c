@@ -130,11 +130,13 @@ Bool tg_obj_skipped(const HChar *obj)
 		return False;
 	const HChar *base = VG_(strrchr)(obj, '/');
 	base = base ? base + 1 : obj;
+	Bool skipped = False;
+	/* every pattern that matches is marked: one that never does is reported */
 	for (UInt i = 0; i < tg.opt.n_skip_objs; i++)
 		if (VG_(string_match)(tg.opt.skip_objs[i], obj) ||
 		    VG_(string_match)(tg.opt.skip_objs[i], base))
-			return True;
-	return False;
+			skipped = tg.opt.skip_matched[i] = True;
+	return skipped;
 }
 
 static Bool starts_with(const HChar *s, const HChar *prefix)

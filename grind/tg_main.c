@@ -47,6 +47,9 @@ static void add_skip_obj(const HChar *pattern)
 {
 	tg.opt.skip_objs = VG_(realloc)("tg.opt.skip", tg.opt.skip_objs,
 					(tg.opt.n_skip_objs + 1) * sizeof(*tg.opt.skip_objs));
+	tg.opt.skip_matched = VG_(realloc)("tg.opt.skip", tg.opt.skip_matched,
+					   (tg.opt.n_skip_objs + 1) * sizeof(*tg.opt.skip_matched));
+	tg.opt.skip_matched[tg.opt.n_skip_objs] = False;
 	tg.opt.skip_objs[tg.opt.n_skip_objs++] = VG_(strdup)("tg.opt.skip", pattern);
 }
 
@@ -124,7 +127,7 @@ static void post_clo_init(void)
 	 * site (passed as the call site), so callees of inlined code hang below it. */
 	tg.cs_opts.flags = (tg.opt.inline_frames ? 0 : CS_OPT_NO_CALLSITE) |
 			   (tg.opt.tail == TG_TAIL_NEST ? CS_OPT_NEST_TAIL : 0);
-	tg.instrumenting = tg.opt.start_on;
+	tg.instrumenting = tg.ever_started = tg.opt.start_on;
 	tg.collecting = tg.opt.collect_on;
 	tg.cur_fn = TG_CUR_RECHECK;
 	tg.threads = VG_(calloc)("tg.threads", VG_N_THREADS, sizeof(*tg.threads));

@@ -9,7 +9,11 @@
  * end or at an exec), so the file is whole, or empty while the process still runs: the
  * launcher reads them once the program it started has ended, and a process that
  * outlived it is told apart from one that ran.  The file's first line says whose stacks follow:
- *     # tephragrind pid=P ppid=Q underflows=U seeded=S comm=NAME
+ *     # tephragrind pid=P ppid=Q underflows=U seeded=S started=0|1 skips=[01]* comm=NAME
+ * started: the program was counted at some point (--start=on, or a start request);
+ * skips: per --skip-obj pattern, in order, whether it matched an object code ran in
+ * (the launcher warns about a pattern no process matched, and says why nothing was
+ * counted when no process started).
  * NAME is the name the kernel gives the process after an exec: the base name of the
  * program, cut to 15 bytes (TASK_COMM_LEN - 1), so roots match `tephra fold`'s.
  *
@@ -162,21 +166,42 @@ const HChar *tg_process_reserve(void)
 	return NULL;
 }
 
+/* Without --proc-dir (tephra grind --no-children) no launcher reads the header: what
+ * was asked for and came to nothing is said here (tephra grind words it alike). */
+static void tg_report_unused(void)
+{
+	if (!tg.ever_started)
+		VG_(printf)("tephra grind: %s: nothing was counted: with --start=off counting "
+			    "waits for a start request (CALLGRIND_START_INSTRUMENTATION or "
+			    "TEPHRA_GRIND_START), and the program made none\n", tg.out_path);
+	for (UInt i = 0; i < tg.opt.n_skip_objs; i++)
+		if (!tg.opt.skip_matched[i])
+			VG_(printf)("tephra grind: warning: --skip-obj=%s matched no object the "
+				    "program ran code in: nothing was skipped for it\n",
+				    tg.opt.skip_objs[i]);
+}
+
 void tg_write_profile(void)
 {
 	tg_charge();
 	if (!tg.opt.proc_dir) {
 		tg_write_output(tg.out_path, NULL);
+		tg_report_unused();
 		return;
 	}
 	const HChar *path = tg_process_reserve();
 	if (!path)
 		return;
-	HChar header[128 + sizeof(comm)];
-	VG_(snprintf)(header, sizeof(header),
-		      "# tephragrind pid=%d ppid=%d underflows=%llu seeded=%llu comm=%s\n",
-		      VG_(getpid)(), VG_(getppid)(), tg.stats.underflows_repaired,
-		      tg.stats.frames_seeded, comm);
+	/* skips: a 1 or 0 per --skip-obj pattern, whether it matched an object code ran in */
+	SizeT hsize = 160 + sizeof(comm) + tg.opt.n_skip_objs;
+	HChar *header = VG_(malloc)("tg.proc.header", hsize);
+	Int k = VG_(snprintf)(header, hsize, "# tephragrind pid=%d ppid=%d underflows=%llu "
+			      "seeded=%llu started=%d skips=", VG_(getpid)(), VG_(getppid)(),
+			      tg.stats.underflows_repaired, tg.stats.frames_seeded,
+			      tg.ever_started ? 1 : 0);
+	for (UInt i = 0; i < tg.opt.n_skip_objs; i++)
+		header[k++] = tg.opt.skip_matched[i] ? '1' : '0';
+	VG_(snprintf)(header + k, hsize - (SizeT)k, " comm=%s\n", comm);
 	/* Written beside and renamed into place: the launcher reads every file once the
 	 * program has ended, and a process that outlived it may still be writing. */
 	SizeT len = VG_(strlen)(path) + 8;
@@ -185,4 +210,5 @@ void tg_write_profile(void)
 	tg_write_output(part, header);
 	VG_(rename)(part, path);
 	VG_(free)(part);
+	VG_(free)(header);
 }

@@ -30,7 +30,7 @@ void tg_start_instrumentation(ThreadId tid)
 {
 	if (tg.instrumenting)
 		return;
-	tg.instrumenting = True;
+	tg.instrumenting = tg.ever_started = True;
 	tg.charged_upto = tg.icount;
 	discard_all_translations();
 	clear_all_stacks();

@@ -48,6 +48,7 @@ struct tg_options {
 	const HChar *shown_dir;    /* --shown-dir: messages name files PREFIX + base name
 				    * (the launcher copies them there from its own directory) */
 	HChar **skip_objs;         /* --skip-obj patterns (NULL-terminated growable) */
+	Bool *skip_matched;        /* per pattern: it matched an object code ran in */
 	UInt n_skip_objs;
 };
 
@@ -97,6 +98,7 @@ struct tg_state {
 
 	ULong charged_upto; /* icount already charged to a node */
 	Bool instrumenting; /* blocks get instrumented (START/STOP_INSTRUMENTATION) */
+	Bool ever_started;  /* instrumenting was on at some point (--start=on, a request) */
 	Bool collecting;    /* counts are charged (TOGGLE_COLLECT) */
 	ThreadId running;   /* thread whose stack counts are charged to (0 = none) */
 	struct tg_options opt;

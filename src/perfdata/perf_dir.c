@@ -90,6 +90,11 @@ int perf_dir_open(struct perf_reader *r, const char *dir, struct tephra_error *e
 	p = add_part(r, &cap);
 	p->path = join(dir, "data");
 	r->path = p->path;
+	if (access(p->path, F_OK) != 0 && errno == ENOENT) {
+		tephra_error_at(err, dir, -1, "a directory without a data file: not a perf.data "
+				"directory (perf record --threads writes DIR/data, DIR/data.N)");
+		return -1;
+	}
 	if (map_file(p->path, &p->map, &p->map_size, err))
 		return -1;
 	if (!p->map) {

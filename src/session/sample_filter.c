@@ -1,30 +1,39 @@
 /* sample_filter.c - perf script's sample filters, parsed and applied (see sample_filter.h). */
 #include "session/sample_filter.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/number.h"
 #include "base/strbuf.h"
 #include "base/xalloc.h"
 
-/* A comma-separated list of numbers ("1,2,3"; "" is no list).  Returns the number of
- * items, or -1 on a bad number. */
-static int parse_ints(const char *list, int32_t **out)
+/* The largest pid or tid (the kernel's PID_MAX_LIMIT, 2^22). */
+#define PID_MAX 4194304
+
+/* A comma-separated list of pids or tids for OPTION ("1,2,3"; "" is no list).  Returns
+ * the number of items, or -1 with ERR on a bad number. */
+static int parse_ints(const char *option, const char *list, int32_t **out,
+		      struct tephra_error *err)
 {
 	int n = 0;
 	int32_t *v = NULL;
 	const char *p = list;
 	while (*p) {
-		char *end;
-		long x = strtol(p, &end, 10);
-		if (end == p || (*end && *end != ',')) {
+		size_t len = strcspn(p, ",");
+		char *item = xstrndup(p, len);
+		uint64_t x;
+		int bad = number_parse_u64(option, item, 0, PID_MAX, &x, err);
+		free(item);
+		if (bad) {
 			free(v);
 			*out = NULL;
 			return -1;
 		}
 		v = xrealloc(v, (size_t)(n + 1) * sizeof(*v));
 		v[n++] = (int32_t)x;
-		p = *end ? end + 1 : end;
+		p += len + (p[len] == ',');
 	}
 	*out = v;
 	return n;
@@ -208,15 +217,15 @@ int sample_filter_time_keeps(const struct sample_time_range *ranges, size_t nr, 
 int sample_filter_parse(struct sample_filter *f, enum sample_filter_kind kind, const char *option,
 			const char *arg, struct tephra_error *err)
 {
+	char opt[64];
+	snprintf(opt, sizeof(opt), "--%s", option);
 	switch (kind) {
 	case SAMPLE_FILTER_PIDS:
 	case SAMPLE_FILTER_TIDS: {
 		int32_t *v;
-		int n = parse_ints(arg, &v);
-		if (n < 0) {
-			tephra_error_set(err, "bad --%s list '%s'", option, arg);
+		int n = parse_ints(opt, arg, &v, err);
+		if (n < 0)
 			return -1;
-		}
 		int32_t **list = kind == SAMPLE_FILTER_PIDS ? &f->pids : &f->tids;
 		free(*list);
 		*list = v;
@@ -245,13 +254,13 @@ int sample_filter_parse(struct sample_filter *f, enum sample_filter_kind kind, c
 		f->time = xstrdup(arg);
 		return 0;
 	}
-	case SAMPLE_FILTER_MAX_STACK:
-		f->max_stack = atoi(arg);
-		if (f->max_stack <= 0) {
-			tephra_error_set(err, "bad --%s '%s'", option, arg);
+	case SAMPLE_FILTER_MAX_STACK: {
+		uint64_t n;
+		if (number_parse_u64(opt, arg, 1, SAMPLE_FILTER_MAX_STACK_LIMIT, &n, err))
 			return -1;
-		}
+		f->max_stack = (int)n;
 		return 0;
+	}
 	}
 	tephra_error_set(err, "--%s: not a sample filter", option);
 	return -1;

@@ -35,11 +35,16 @@ struct sample_time_range {
 	uint64_t start, end;
 };
 
+/* --max-stack's largest value: far above any real stack (perf's own limit,
+ * kernel.perf_event_max_stack, is 127 by default), small enough for the per-sample
+ * frame buffers sized by it. */
+#define SAMPLE_FILTER_MAX_STACK_LIMIT 65535
+
 enum sample_filter_kind {
-	SAMPLE_FILTER_PIDS,      /* "1,2,3" */
-	SAMPLE_FILTER_TIDS,      /* "1,2,3" */
+	SAMPLE_FILTER_PIDS,      /* "1,2,3", each 0..2^22 (the kernel's largest pid) */
+	SAMPLE_FILTER_TIDS,      /* "1,2,3", each 0..2^22 */
 	SAMPLE_FILTER_COMMS,     /* "name,other name" */
-	SAMPLE_FILTER_MAX_STACK, /* a positive number */
+	SAMPLE_FILTER_MAX_STACK, /* 1..SAMPLE_FILTER_MAX_STACK_LIMIT */
 	SAMPLE_FILTER_EVENT,     /* an event name as perf script prints it */
 	SAMPLE_FILTER_TIME,      /* --time (see struct sample_filter) */
 };

@@ -16,6 +16,21 @@ no_match skip.folded 'lib_'
 # Full paths and globs match too.
 grind glob.folded --skip-obj="$TEST_TMP/libsk*" -- ./skipmain
 no_match glob.folded 'lib_'
+for f in skip glob; do
+	grep -q 'matched no object' $f.folded.err && fail "$f: a warning for a pattern that matched: $(cat $f.folded.err)"
+done
+# A pattern that matches no object the program ran is said to (issue 27 §3), by the
+# launcher (from the processes' files) and with --no-children by the tool; the
+# profile is the plain one.  Premise: ldd lists no such library.
+ldd ./skipmain | grep -q libnothing && fail "premise: skipmain loads a libnothing"
+grind none.folded --skip-obj=libskip.so --skip-obj='libnothing*' -- ./skipmain
+grep -qxF "tephra grind: warning: --skip-obj=libnothing* matched no object ./skipmain ran code in: nothing was skipped for it" none.folded.err ||
+	fail "no warning for --skip-obj=libnothing*: $(cat none.folded.err)"
+[ "$(grep -c 'matched no object' none.folded.err)" = 1 ] || fail "libskip.so warned about: $(cat none.folded.err)"
+grind nonech.folded --no-children --skip-obj='libnothing*' -- ./skipmain
+grep -qxF "tephra grind: warning: --skip-obj=libnothing* matched no object the program ran code in: nothing was skipped for it" nonech.folded.err ||
+	fail "--no-children: no warning for --skip-obj=libnothing*: $(cat nonech.folded.err)"
+[ "$(total nonech.folded)" = "$(total plain.folded)" ] || fail "an unmatched pattern changed the total"
 
 # The shape of python3 over a shared libpython (progs/entrymain.c): main tail-calls
 # the library's entry, which calls libc and back into the program, and starts a

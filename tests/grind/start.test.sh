@@ -40,6 +40,20 @@ has_line t.folded "trampoline;main;[unknown];wrapper;work 2002"
 has_line t.folded "trampoline;main;work 4002"
 roots_ok t.folded trampoline
 
+# A program that never asks to start: nothing is counted, and that is said with why
+# (issue 27 §3), by the launcher and with --no-children by the tool.  skipmain asks
+# only when given "start"; with it, no such message.
+for mode in "" --no-children; do
+	"$TEPHRA" grind --no-svg $mode -o never.folded --start=off -- ./skipmain > /dev/null 2> never.err ||
+		fail "grind --start=off $mode ./skipmain failed: $(cat never.err)"
+	[ -s never.folded ] && fail "$mode: counted without a start request: $(head -n 3 never.folded)"
+	grep -q "never.folded: nothing was counted: with --start=off counting waits for a start request (CALLGRIND_START_INSTRUMENTATION or TEPHRA_GRIND_START), and .* made none$" never.err ||
+		fail "$mode: no 'nothing was counted': $(cat never.err)"
+done
+for f in w r t; do
+	grep -q 'nothing was counted' $f.folded.err && fail "$f: 'nothing was counted' after a start request"
+done
+
 # Inside a function of a skipped library.
 grind s.folded --start=off --skip-obj=libskip.so -- ./skipmain start
 has_line s.folded "skipmain;main;cb;work 4002"

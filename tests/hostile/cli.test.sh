@@ -34,26 +34,37 @@ expect 2 "" "$T" emu --bogus -- ./guest
 expect 2 "no guest program in the command" "$T" emu -- -L
 expect 2 "no guest program in the command" "$T" emu -- qemu-riscv64 -cpu
 expect 2 "drop -plugin" "$T" emu -- -plugin x ./guest
-expect 2 "--budget wants a number of instructions, not ''" "$T" emu --budget '' -- ./guest
-expect 2 "not '99999999999999999999'" "$T" emu --budget 99999999999999999999 -- ./guest
-expect 2 "--checkpoint wants a number of instructions, not '1e6'" "$T" emu --checkpoint 1e6 -- ./guest
+expect 2 "--budget: '' is not a whole number" "$T" emu --budget '' -- ./guest
+expect 2 "--budget: 99999999999999999999 is out of range" "$T" emu --budget 99999999999999999999 -- ./guest
+expect 2 "--checkpoint: '1e6' is not a whole number" "$T" emu --checkpoint 1e6 -- ./guest
 expect 2 "-o: an empty file name" "$T" emu -o '' -- ./guest
 expect 1 "/nonexistent/guest: cannot open the guest" "$T" emu -- /nonexistent/guest
 expect 1 "/nonexistent/x: cannot write" "$T" emu -o /nonexistent/x -- ./guest
 expect 2 "cannot hold a comma" "$T" emu -o a,b -- ./guest
 [ -e a,b ] && fail "emu -o a,b left a file"
+# Another machine's program (the host's, x86-64 or whatever readelf says it is) is
+# refused before QEMU runs: it used to leave empty x86prog.folded and .svg and say "wrote".
+cp /bin/true x86prog
+if readelf -h x86prog 2>/dev/null | grep -q 'Machine:.*RISC-V'; then
+	fail "premise: the host's /bin/true is a RISC-V program"
+fi
+expect 1 "x86prog: offset 0x12: ELF machine" "$T" emu -- ./x86prog
+grep -q "tephra emu runs RISC-V ELF programs" err.txt || fail "emu x86prog: $(cat err.txt)"
+grep -q "wrote" err.txt && fail "emu x86prog says it wrote a profile"
+[ -e x86prog.folded ] || [ -e x86prog.svg ] && fail "emu x86prog left a profile"
+expect 1 "guest: offset 0x0: not an ELF file" "$T" emu -- ./guest
 
 # record: checked before perf runs.
 expect 2 "no command to profile" "$T" record
-expect 2 "-F: 'abc' is not a number" "$T" record -F abc -- true
-expect 2 "-F: '0' is not a number" "$T" record -F 0 -- true
-expect 2 "-F: '-5' is not a number" "$T" record -F -5 -- true
+expect 2 "-F: 'abc' is not a whole number" "$T" record -F abc -- true
+expect 2 "-F: 0 is out of range" "$T" record -F 0 -- true
+expect 2 "-F: '-5' is not a whole number" "$T" record -F -5 -- true
 expect 2 "-d: an empty file name" "$T" record -d '' -- true
 expect 2 "-o: an empty file name" "$T" record -o '' -- true
 expect 2 "--folded: an empty file name" "$T" record --folded '' -- true
 expect 2 "-e: an empty event name" "$T" record -e '' -- true
 expect 2 "the graph needs a file" "$T" record -o - -- true
-expect 2 "--width: '5'" "$T" record --width 5 -- true
+expect 2 "--width: 5 is out of range" "$T" record --width 5 -- true
 expect 1 "/nonexistent/x: cannot write" "$T" record --folded /nonexistent/x -- true
 expect 1 "/nonexistent/y.svg: cannot write" "$T" record -o /nonexistent/y.svg -- true
 expect 1 "/nonexistent/p.data: cannot write" "$T" record -d /nonexistent/p.data -- true

@@ -15,7 +15,7 @@ run() { # expected-exit input... ; stderr kept in $d/err
 : > "$d/empty"
 run 1 "$d/empty"; grep -q "empty: no stack counts found" "$d/err" || fail "empty file message"
 run 1 "$d/missing"; grep -q "missing: cannot open" "$d/err" || fail "missing file message"
-run 1 "$d"; grep -q "read error" "$d/err" || fail "directory message"
+run 1 "$d"; grep -q "$d: a directory without a data file: not a perf.data directory" "$d/err" || fail "directory message"
 head -c 300000 /dev/urandom > "$d/random"
 run any "$d/random"  # random bytes may hold lines that parse
 # Junk between good lines: drawn, with a warning naming line and offset.

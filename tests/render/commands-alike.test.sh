@@ -67,7 +67,7 @@ expect_err() { # STATUS TEXT USAGE(0/1) CMD...
 expect_err 1 "tephra flamegraph: /nonexistent/p.data: cannot open" 0 "$T" flamegraph /nonexistent/p.data -o x.svg
 expect_err 1 "tephra diff: /nonexistent/p.data: cannot open" 0 "$T" diff /nonexistent/p.data x.folded -o x.svg
 expect_err 1 "tephra fold: /nonexistent/p.data: " 0 "$T" fold /nonexistent/p.data
-expect_err 2 "tephra flamegraph: --width: '5' is not a number" 0 "$T" flamegraph --width 5 x.folded -o x.svg
+expect_err 2 "tephra flamegraph: --width: 5 is out of range (100..1000000)" 0 "$T" flamegraph --width 5 x.folded -o x.svg
 expect_err 2 "tephra diff: --colors: unknown palette 'nope'" 0 "$T" diff --colors nope x.folded x.folded -o x.svg
 expect_err 2 "unrecognized option" 1 "$T" flamegraph --bogus x.folded
 expect_err 1 "tephra flamegraph: /dev/null: no stack counts found" 0 "$T" flamegraph /dev/null -o x.svg
