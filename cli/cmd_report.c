@@ -23,14 +23,16 @@ static void usage(FILE *f)
 		"  -s, --sort-key KEY     sym (default: functions), dso (objects) or comm\n"
 		"      --sort WHICH       self (default) or total\n"
 		"  -n, --top N            the first N rows (default 25; 0: all)\n"
+		"      --addrs            code with no symbol by object and address,\n"
+		"                         '[dso <addr>]' (default: one row per object, '[dso]')\n"
 		"      --json             one JSON object: source, event, unit, total, samples,\n"
-		"                         key, rows [{name, self, self_percent, total,\n"
-		"                         total_percent}]\n"
+		"                         key, rows [{name, object (-s sym), self,\n"
+		"                         self_percent, total, total_percent}]\n"
 		EXPORT_SOURCE_HELP EXPORT_SOURCE_OFFCPU_HELP);
 	symbol_cli_usage(f, 25);
 }
 
-enum { O_SORT = 400, O_JSON };
+enum { O_SORT = 400, O_JSON, O_ADDRS };
 
 int cmd_report(int argc, char **argv)
 {
@@ -39,6 +41,7 @@ int cmd_report(int argc, char **argv)
 		{ "sort", required_argument, NULL, O_SORT },
 		{ "top", required_argument, NULL, 'n' },
 		{ "json", no_argument, NULL, O_JSON },
+		{ "addrs", no_argument, NULL, O_ADDRS },
 		{ "help", no_argument, NULL, 'h' },
 		EXPORT_SOURCE_LONG_OPTIONS,
 		SYMBOL_CLI_LONG_OPTIONS,
@@ -81,6 +84,9 @@ int cmd_report(int argc, char **argv)
 			break;
 		case O_JSON:
 			ro.json = 1;
+			break;
+		case O_ADDRS:
+			o.name_flags |= FOLD_ADDRS;
 			break;
 		case 'h':
 			usage(stdout);
