@@ -220,14 +220,16 @@ int export_write_report(const struct export_profile *p, const struct export_repo
 			p->event ? p->event : "", tw, unit);
 		fprintf(out, "# per %s, by %s weight%s\n#\n", what, o->sort_total ? "total" : "self",
 			o->top && n == o->top ? " (the top ones)" : "");
-		/* per function, its object's base name first, as perf report --sort dso,sym */
-		int width = 0;
+		/* per function, its object's base name first, as perf report --sort dso,sym
+		 * (folded text names no object: no column) */
+		int width = 0, objects = 0;
 		for (size_t i = 0; o->key == REPORT_BY_SYM && i < n; i++) {
 			int len = (int)strlen(base_name(export_string(p, rows[i].object)));
 			width = len > width ? len : width;
+			objects |= rows[i].object != 0;
 		}
-		width = width > 32 ? 32 : width < 6 ? 6 : width;
-		if (o->key == REPORT_BY_SYM)
+		width = width > 32 ? 32 : width < 9 ? 9 : width;
+		if (objects)
 			fprintf(out, "#  %12s %7s  %12s %7s  %-*s  %s\n", "self", "self%", "total",
 				"total%", width, "object", what);
 		else
@@ -238,7 +240,7 @@ int export_write_report(const struct export_profile *p, const struct export_repo
 			format_weight(tw, sizeof(tw), rows[i].total, is_time);
 			fprintf(out, "   %12s %6.2f%%  %12s %6.2f%%  ", sw,
 				(double)rows[i].self * scale, tw, (double)rows[i].total * scale);
-			if (o->key == REPORT_BY_SYM) {
+			if (objects) {
 				const char *obj = base_name(export_string(p, rows[i].object));
 				fprintf(out, "%-*s  ", width, *obj ? obj : "[unknown]");
 			}
