@@ -17,7 +17,7 @@ struct row {
 /* The rows by key: a function is one of an object (perf report --sort dso,sym): the
  * _start of python3 and ld.so's are two rows, not one. */
 struct rows {
-	struct hashmap index; /* (object id + 1) << 32 | name id -> row */
+	struct hashmap index; /* object string id << 32 | name string id -> row */
 	struct row *rows;
 	size_t nr, cap;
 };
