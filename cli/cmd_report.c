@@ -23,6 +23,10 @@ static void usage(FILE *f)
 		"  -s, --sort-key KEY     sym (default: functions), dso (objects) or comm\n"
 		"      --sort WHICH       self (default) or total\n"
 		"  -n, --top N            the first N rows (default 25; 0: all)\n"
+		"      --countname TEXT   what a count is (default: the profile says it: time\n"
+		"                         for cpu-clock/task-clock, else the event; folded\n"
+		"                         text does not: samples; grind's and emu's count\n"
+		"                         instructions), as flamegraph's --countname\n"
 		"      --addrs            code with no symbol by object and address,\n"
 		"                         '[dso <addr>]' (default: one row per object, '[dso]')\n"
 		"      --json             one JSON object: source, event, unit, total, samples,\n"
@@ -32,7 +36,7 @@ static void usage(FILE *f)
 	symbol_cli_usage(f, 25);
 }
 
-enum { O_SORT = 400, O_JSON, O_ADDRS };
+enum { O_SORT = 400, O_JSON, O_ADDRS, O_COUNTNAME };
 
 int cmd_report(int argc, char **argv)
 {
@@ -42,6 +46,7 @@ int cmd_report(int argc, char **argv)
 		{ "top", required_argument, NULL, 'n' },
 		{ "json", no_argument, NULL, O_JSON },
 		{ "addrs", no_argument, NULL, O_ADDRS },
+		{ "countname", required_argument, NULL, O_COUNTNAME },
 		{ "help", no_argument, NULL, 'h' },
 		EXPORT_SOURCE_LONG_OPTIONS,
 		SYMBOL_CLI_LONG_OPTIONS,
@@ -49,7 +54,7 @@ int cmd_report(int argc, char **argv)
 	};
 	struct perf_fold_options o = { 0 };
 	struct symbol_options syms = { 0 };
-	struct export_report_options ro = { REPORT_BY_SYM, 0, 25, 0, NULL };
+	struct export_report_options ro = { REPORT_BY_SYM, 0, 25, 0, NULL, NULL };
 	const char *path = "perf.data";
 	int c, option, rc = 2;
 	char *end;
@@ -84,6 +89,9 @@ int cmd_report(int argc, char **argv)
 			break;
 		case O_JSON:
 			ro.json = 1;
+			break;
+		case O_COUNTNAME:
+			ro.countname = optarg;
 			break;
 		case O_ADDRS:
 			o.name_flags |= FOLD_ADDRS;

@@ -186,8 +186,11 @@ int export_write_report(const struct export_profile *p, const struct export_repo
 		qsort(rows, n, sizeof(*rows), o->sort_total ? by_total : by_self);
 	if (o->top && n > o->top)
 		n = o->top;
-	int is_time = export_profile_is_time(p);
-	const char *unit = is_time ? "nanoseconds" : p->event ? "count" : "samples";
+	int is_time = !o->countname && export_profile_is_time(p);
+	const char *unit = o->countname ? o->countname
+			   : is_time ? "nanoseconds"
+			   : !p->has_sample_counts && p->event ? p->event /* the profile's unit */
+			   : p->event ? "count" : "samples";
 	const char *what = o->key == REPORT_BY_SYM ? "function" : o->key == REPORT_BY_DSO ? "object" : "comm";
 	const char *unknown = o->key == REPORT_BY_SYM ? "[unknown]" : o->key == REPORT_BY_DSO ? "[unknown]" : "";
 	double scale = all ? 100.0 / (double)all : 0;
@@ -215,9 +218,13 @@ int export_write_report(const struct export_profile *p, const struct export_repo
 	} else {
 		char tw[32], sw[32];
 		format_weight(tw, sizeof(tw), all, is_time);
-		fprintf(out, "# %s: %" PRIu64 " samples%s%s, %s in all (%s)\n",
-			o->source ? o->source : "", samples, p->event ? " of " : "",
-			p->event ? p->event : "", tw, unit);
+		/* folded text counts no samples apart from its weights */
+		if (p->has_sample_counts)
+			fprintf(out, "# %s: %" PRIu64 " samples%s%s, %s in all (%s)\n",
+				o->source ? o->source : "", samples, p->event ? " of " : "",
+				p->event ? p->event : "", tw, unit);
+		else
+			fprintf(out, "# %s: %s in all (%s)\n", o->source ? o->source : "", tw, unit);
 		fprintf(out, "# per %s, by %s weight%s\n#\n", what, o->sort_total ? "total" : "self",
 			o->top && n == o->top ? " (the top ones)" : "");
 		/* per function, its object's base name first, as perf report --sort dso,sym
