@@ -28,14 +28,20 @@ static void usage(FILE *f)
 		"  -s, --sort-key KEY     sym (default: functions), dso (objects) or comm\n"
 		"      --sort WHICH       self (default) or total\n"
 		"  -n, --top N            the first N rows (default 25; 0: all; at most 10^9)\n"
+		"      --countname TEXT   what a count is (default: the profile says it: time\n"
+		"                         for cpu-clock/task-clock, else the event; folded\n"
+		"                         text does not: samples; grind's and emu's count\n"
+		"                         instructions), as flamegraph's --countname\n"
+		"      --addrs            code with no symbol by object and address,\n"
+		"                         '[dso <addr>]' (default: one row per object, '[dso]')\n"
 		"      --json             one JSON object: source, event, unit, total, samples,\n"
-		"                         key, rows [{name, self, self_percent, total,\n"
-		"                         total_percent}]\n"
+		"                         key, rows [{name, object (-s sym), self,\n"
+		"                         self_percent, total, total_percent}]\n"
 		EXPORT_SOURCE_HELP EXPORT_SOURCE_OFFCPU_HELP);
 	symbol_cli_usage(f, 25);
 }
 
-enum { O_SORT = 400, O_JSON };
+enum { O_SORT = 400, O_JSON, O_ADDRS, O_COUNTNAME };
 
 /* --top: more rows than any profile has functions is "all" (0) in other words */
 #define REPORT_TOP_MAX 1000000000
@@ -47,6 +53,8 @@ int cmd_report(int argc, char **argv)
 		{ "sort", required_argument, NULL, O_SORT },
 		{ "top", required_argument, NULL, 'n' },
 		{ "json", no_argument, NULL, O_JSON },
+		{ "addrs", no_argument, NULL, O_ADDRS },
+		{ "countname", required_argument, NULL, O_COUNTNAME },
 		{ "help", no_argument, NULL, 'h' },
 		EXPORT_SOURCE_LONG_OPTIONS,
 		SYMBOL_CLI_LONG_OPTIONS,
@@ -54,7 +62,7 @@ int cmd_report(int argc, char **argv)
 	};
 	struct perf_fold_options o = { 0 };
 	struct symbol_options syms = { 0 };
-	struct export_report_options ro = { REPORT_BY_SYM, 0, 25, 0, NULL };
+	struct export_report_options ro = { REPORT_BY_SYM, 0, 25, 0, NULL, NULL };
 	const char *path = "perf.data";
 	int c, option, rc = 2;
 	o.symbols = &syms;
@@ -88,6 +96,12 @@ int cmd_report(int argc, char **argv)
 		}
 		case O_JSON:
 			ro.json = 1;
+			break;
+		case O_COUNTNAME:
+			ro.countname = optarg;
+			break;
+		case O_ADDRS:
+			o.name_flags |= FOLD_ADDRS;
 			break;
 		case 'h':
 			usage(stdout);

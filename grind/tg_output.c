@@ -193,8 +193,14 @@ static int visit(void *arg, const struct cs_node *const *path, size_t n)
 			append_name(ls, &len, NULL, entry_name);
 			continue;
 		}
-		if ((f->flags & TG_FN_RESOLVER) && !tg.opt.show_plt)
-			break; /* the resolver and all it calls are charged to its caller */
+		/* the resolver and all it calls are charged to its caller, but for the
+		 * function it tail-calls with --tail-calls=nest (its target, which replace
+		 * mode puts in its place): that stays, with all it calls */
+		if ((f->flags & TG_FN_RESOLVER) && !tg.opt.show_plt) {
+			if (i + 1 < n && path[i + 1]->kind == CS_NODE_FUNC && path[i + 1]->tail_entered)
+				continue;
+			break;
+		}
 		if (!printed(f))
 			continue;
 		append_inlined(ls, &len, (UInt)node->callsite);

@@ -278,6 +278,7 @@ static void tail_call_to(struct callstack *cs, uint64_t func)
 		struct cs_frame *f = push(cs, CS_NODE_FUNC, func, 0, retaddr, sp);
 		if (f) {
 			f->tail_nested = 1;
+			f->node->tail_entered = 1;
 			f->node->calls++;
 		}
 		return;

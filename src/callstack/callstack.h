@@ -129,6 +129,9 @@ struct cs_node {
 				       * usually the next one too (owner thread only) */
 	uint32_t depth;           /* root = 0 */
 	uint8_t kind;             /* enum cs_node_kind */
+	uint8_t tail_entered;     /* CS_OPT_NEST_TAIL: entered by a tail call of its parent
+				   * (a host hiding the parent keeps it: the lazy resolver's
+				   * target) */
 };
 
 struct cs_stats {

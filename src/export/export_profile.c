@@ -97,6 +97,7 @@ static void sink_frame(void *ctx, uint32_t id, const struct export_frame *f)
 			       : EXPORT_NONE;
 	l->first_line = (uint32_t)p->nr_lines;
 	l->n_lines = (uint32_t)f->n_lines;
+	l->function = f->function ? intern_string(p, f->function) : 0;
 	for (size_t i = 0; i < f->n_lines; i++) {
 		const struct export_line *in = &f->lines[i];
 		p->lines[p->nr_lines++] = (struct export_loc_line){

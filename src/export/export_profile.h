@@ -45,6 +45,8 @@ struct export_location {
 	uint64_t address;
 	uint32_t mapping;       /* EXPORT_NONE: none */
 	uint32_t first_line, n_lines; /* into lines, innermost first */
+	uint32_t function;      /* string id of export_frame's function (0: the last line's
+				 * function's name) */
 };
 
 struct export_stack {

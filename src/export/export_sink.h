@@ -32,6 +32,11 @@ struct export_frame {
 	 * entry for a frame without inline information, none for a frame the fold drops. */
 	const struct export_line *lines;
 	size_t n_lines;
+	/* The containing function as a frame of it without inline information is named
+	 * (its ELF symbol), when the lines are an inline chain, whose outermost line is
+	 * DWARF's name (one C++ function: `__move_merge<...>` there, `std::__move_merge<...>
+	 * (...)` elsewhere); NULL: the last line's name is that. */
+	const char *function;
 };
 
 struct export_sink {

@@ -46,12 +46,16 @@ struct export_report_options {
 	size_t top;             /* rows shown (0: all) */
 	int json;
 	const char *source;     /* the input's name, for the heading */
+	const char *countname;  /* what a count is (NULL: the profile says: time, the event,
+				 * or samples; folded text says nothing: `tephra grind`'s
+				 * and `emu`'s count instructions) */
 };
 
 /* `tephra report`: per function (object, comm) the weight of the samples whose leaf is
  * in it (self) and of those with it anywhere on the stack, once per stack (total), as
  * `perf report --no-children` / `--children` count them; a function is the containing
- * (not inlined) one of a frame, as perf report's sym key.  Returns 0, or -1 with ERR. */
+ * (not inlined) one of a frame in its object, named by its symbol, as perf report's
+ * dso,sym keys.  Returns 0, or -1 with ERR. */
 int export_write_report(const struct export_profile *p, const struct export_report_options *o,
 			FILE *out, struct tephra_error *err);
 

@@ -9,20 +9,55 @@
 
 struct row {
 	uint32_t name;      /* string id */
+	uint32_t object;    /* string id of the object's path (0: none, or not by function) */
 	uint64_t self, total;
+	size_t stamp;       /* the last stack counted in total, + 1 */
 };
 
-/* The string id a location is grouped under (0: none). */
-static uint32_t location_key(const struct export_profile *p, const struct export_stack *s,
-			     uint32_t loc, enum export_report_key key)
+/* The rows by key: a function is one of an object (perf report --sort dso,sym): the
+ * _start of python3 and ld.so's are two rows, not one. */
+struct rows {
+	struct hashmap index; /* object string id << 32 | name string id -> row */
+	struct row *rows;
+	size_t nr, cap;
+};
+
+static struct row *row_of(struct rows *t, uint32_t object, uint32_t name)
+{
+	int created;
+	size_t i = hashmap_intern_u64(&t->index, (uint64_t)object << 32 | name, &created);
+	if (created) {
+		if (t->nr == t->cap) {
+			t->cap = t->cap ? 2 * t->cap : 256;
+			t->rows = xrealloc(t->rows, t->cap * sizeof(*t->rows));
+		}
+		t->rows[t->nr++] = (struct row){ name, object, 0, 0, 0 };
+	}
+	return &t->rows[i];
+}
+
+/* The object (path string id, 0: none) a location is grouped under with its function. */
+static uint32_t location_object(const struct export_profile *p, const struct export_location *l)
+{
+	return l->mapping != EXPORT_NONE ? p->maps[l->mapping].path : 0;
+}
+
+/* The row a location is grouped under. */
+static struct row *location_row(struct rows *t, const struct export_profile *p,
+				const struct export_stack *s, uint32_t loc,
+				enum export_report_key key)
 {
 	if (key == REPORT_BY_COMM)
-		return s->thread != EXPORT_NONE && s->thread < p->nr_threads ? p->threads[s->thread].comm : 0;
+		return row_of(t, 0, s->thread != EXPORT_NONE && s->thread < p->nr_threads
+					    ? p->threads[s->thread].comm : 0);
 	const struct export_location *l = &p->locs[loc];
 	if (key == REPORT_BY_DSO)
-		return l->mapping != EXPORT_NONE ? p->maps[l->mapping].path : 0;
-	/* the containing function: the last of the inline chain */
-	return p->funcs[p->lines[l->first_line + l->n_lines - 1].function].name;
+		return row_of(t, 0, location_object(p, l));
+	/* the containing function: by its symbol's name (an inline chain's last line is
+	 * DWARF's name for it), else the last of the inline chain */
+	return row_of(t, location_object(p, l),
+		      l->function ? l->function
+				  : p->funcs[p->lines[l->first_line + l->n_lines - 1].function].name);
 }
 
 static int by_self(const void *a, const void *b)
@@ -32,7 +67,9 @@ static int by_self(const void *a, const void *b)
 		return x->self < y->self ? 1 : -1;
 	if (x->total != y->total)
 		return x->total < y->total ? 1 : -1;
-	return x->name < y->name ? -1 : x->name > y->name;
+	if (x->name != y->name)
+		return x->name < y->name ? -1 : 1;
+	return x->object < y->object ? -1 : x->object > y->object;
 }
 
 static int by_total(const void *a, const void *b)
@@ -41,6 +78,13 @@ static int by_total(const void *a, const void *b)
 	if (x->total != y->total)
 		return x->total < y->total ? 1 : -1;
 	return by_self(a, b);
+}
+
+/* PATH's last component ("[kernel.kallsyms]" stays whole). */
+static const char *base_name(const char *path)
+{
+	const char *slash = path[0] == '[' ? NULL : strrchr(path, '/');
+	return slash ? slash + 1 : path;
 }
 
 /* WEIGHT in UNIT as a short text: nanoseconds as s/ms/us, counts as they are. */
@@ -96,10 +140,9 @@ void export_json_string(FILE *out, const char *s, size_t len)
 int export_write_report(const struct export_profile *p, const struct export_report_options *o,
 			FILE *out, struct tephra_error *err)
 {
-	size_t nr_keys = hashmap_count(&p->strings);
-	struct row *rows = xcalloc(nr_keys, sizeof(*rows));
-	uint64_t *stamp = xcalloc(nr_keys, sizeof(*stamp));
+	struct rows t = { .nr = 0 };
 	uint64_t all = 0, samples = 0;
+	hashmap_init(&t.index);
 	for (size_t i = 0; i < p->nr_stacks; i++) {
 		const struct export_stack *s = &p->stacks[i];
 		if (!s->weight)
@@ -109,15 +152,14 @@ int export_write_report(const struct export_profile *p, const struct export_repo
 		if (!s->n_frames && o->key != REPORT_BY_COMM)
 			continue;
 		const uint32_t *f = p->stack_frames + s->first_frame;
-		uint32_t leaf = s->n_frames ? location_key(p, s, f[s->n_frames - 1], o->key)
-					    : location_key(p, s, 0, o->key);
-		rows[leaf].self += s->weight;
-		/* once per stack for each key on it: the stamp is the stack's index + 1 */
+		location_row(&t, p, s, s->n_frames ? f[s->n_frames - 1] : 0, o->key)->self += s->weight;
+		/* once per stack for each key on it (the stamp: the stack's index + 1); rows
+		 * may move as rows are added, so each is found anew */
 		for (size_t k = 0; k < (s->n_frames ? s->n_frames : 1); k++) {
-			uint32_t key = s->n_frames ? location_key(p, s, f[k], o->key) : leaf;
-			if (stamp[key] != i + 1) {
-				stamp[key] = i + 1;
-				rows[key].total += s->weight;
+			struct row *r = location_row(&t, p, s, s->n_frames ? f[k] : 0, o->key);
+			if (r->stamp != i + 1) {
+				r->stamp = i + 1;
+				r->total += s->weight;
 			}
 			if (o->key != REPORT_BY_SYM)
 				continue;
@@ -125,24 +167,30 @@ int export_write_report(const struct export_profile *p, const struct export_repo
 			 * --children lists them as "f (inlined)") */
 			const struct export_location *l = &p->locs[f[k]];
 			for (size_t j = 0; j + 1 < l->n_lines; j++) {
-				key = p->funcs[p->lines[l->first_line + j].function].name;
-				if (stamp[key] != i + 1) {
-					stamp[key] = i + 1;
-					rows[key].total += s->weight;
+				r = row_of(&t, location_object(p, l),
+					   p->funcs[p->lines[l->first_line + j].function].name);
+				if (r->stamp != i + 1) {
+					r->stamp = i + 1;
+					r->total += s->weight;
 				}
 			}
 		}
 	}
-	free(stamp);
+	hashmap_release(&t.index);
+	struct row *rows = t.rows;
 	size_t n = 0;
-	for (size_t k = 0; k < nr_keys; k++)
+	for (size_t k = 0; k < t.nr; k++)
 		if (rows[k].self || rows[k].total)
-			rows[n++] = (struct row){ (uint32_t)k, rows[k].self, rows[k].total };
-	qsort(rows, n, sizeof(*rows), o->sort_total ? by_total : by_self);
+			rows[n++] = rows[k];
+	if (n)
+		qsort(rows, n, sizeof(*rows), o->sort_total ? by_total : by_self);
 	if (o->top && n > o->top)
 		n = o->top;
-	int is_time = export_profile_is_time(p);
-	const char *unit = is_time ? "nanoseconds" : p->event ? "count" : "samples";
+	int is_time = !o->countname && export_profile_is_time(p);
+	const char *unit = o->countname ? o->countname
+			   : is_time ? "nanoseconds"
+			   : !p->has_sample_counts && p->event ? p->event /* the profile's unit */
+			   : p->event ? "count" : "samples";
 	const char *what = o->key == REPORT_BY_SYM ? "function" : o->key == REPORT_BY_DSO ? "object" : "comm";
 	const char *unknown = o->key == REPORT_BY_SYM ? "[unknown]" : o->key == REPORT_BY_DSO ? "[unknown]" : "";
 	double scale = all ? 100.0 / (double)all : 0;
@@ -157,6 +205,11 @@ int export_write_report(const struct export_profile *p, const struct export_repo
 			const char *name = rows[i].name ? export_string(p, rows[i].name) : unknown;
 			fputs(i ? ",\n{\"name\":" : "\n{\"name\":", out);
 			export_json_string(out, name, strlen(name));
+			if (o->key == REPORT_BY_SYM) {
+				const char *obj = export_string(p, rows[i].object);
+				fputs(",\"object\":", out);
+				export_json_string(out, obj, strlen(obj));
+			}
 			fprintf(out, ",\"self\":%" PRIu64 ",\"self_percent\":%.4f,\"total\":%" PRIu64
 				",\"total_percent\":%.4f}", rows[i].self, (double)rows[i].self * scale,
 				rows[i].total, (double)rows[i].total * scale);
@@ -165,18 +218,40 @@ int export_write_report(const struct export_profile *p, const struct export_repo
 	} else {
 		char tw[32], sw[32];
 		format_weight(tw, sizeof(tw), all, is_time);
-		fprintf(out, "# %s: %" PRIu64 " samples%s%s, %s in all (%s)\n",
-			o->source ? o->source : "", samples, p->event ? " of " : "",
-			p->event ? p->event : "", tw, unit);
+		/* folded text counts no samples apart from its weights */
+		if (p->has_sample_counts)
+			fprintf(out, "# %s: %" PRIu64 " samples%s%s, %s in all (%s)\n",
+				o->source ? o->source : "", samples, p->event ? " of " : "",
+				p->event ? p->event : "", tw, unit);
+		else
+			fprintf(out, "# %s: %s in all (%s)\n", o->source ? o->source : "", tw, unit);
 		fprintf(out, "# per %s, by %s weight%s\n#\n", what, o->sort_total ? "total" : "self",
 			o->top && n == o->top ? " (the top ones)" : "");
-		fprintf(out, "#  %12s %7s  %12s %7s  %s\n", "self", "self%", "total", "total%", what);
+		/* per function, its object's base name first, as perf report --sort dso,sym
+		 * (folded text names no object: no column) */
+		int width = 0, objects = 0;
+		for (size_t i = 0; o->key == REPORT_BY_SYM && i < n; i++) {
+			int len = (int)strlen(base_name(export_string(p, rows[i].object)));
+			width = len > width ? len : width;
+			objects |= rows[i].object != 0;
+		}
+		width = width > 32 ? 32 : width < 9 ? 9 : width;
+		if (objects)
+			fprintf(out, "#  %12s %7s  %12s %7s  %-*s  %s\n", "self", "self%", "total",
+				"total%", width, "object", what);
+		else
+			fprintf(out, "#  %12s %7s  %12s %7s  %s\n", "self", "self%", "total",
+				"total%", what);
 		for (size_t i = 0; i < n; i++) {
 			format_weight(sw, sizeof(sw), rows[i].self, is_time);
 			format_weight(tw, sizeof(tw), rows[i].total, is_time);
-			fprintf(out, "   %12s %6.2f%%  %12s %6.2f%%  %s\n", sw,
-				(double)rows[i].self * scale, tw, (double)rows[i].total * scale,
-				rows[i].name ? export_string(p, rows[i].name) : unknown);
+			fprintf(out, "   %12s %6.2f%%  %12s %6.2f%%  ", sw,
+				(double)rows[i].self * scale, tw, (double)rows[i].total * scale);
+			if (objects) {
+				const char *obj = base_name(export_string(p, rows[i].object));
+				fprintf(out, "%-*s  ", width, *obj ? obj : "[unknown]");
+			}
+			fprintf(out, "%s\n", rows[i].name ? export_string(p, rows[i].name) : unknown);
 		}
 	}
 	free(rows);

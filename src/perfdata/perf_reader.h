@@ -390,6 +390,16 @@ struct perf_reader_stats {
 };
 const struct perf_reader_stats *perf_reader_stats(const struct perf_reader *r);
 
+/* The samples lost, counted once.  The kernel writes a LOST record when it drops
+ * samples from a full buffer; perf record (6.x) reads the same drops per event and CPU
+ * at the end (the read format's lost count) and writes them again as LOST_SAMPLES
+ * (tests/quality/lost.test.sh: 1295 and 1295 for one recording).  Either may be
+ * missing (older perf; a LOST not flushed), so the larger is the count. */
+static inline uint64_t perf_reader_stats_lost(const struct perf_reader_stats *s)
+{
+	return s->nr_lost > s->nr_lost_samples ? s->nr_lost : s->nr_lost_samples;
+}
+
 void perf_reader_close(struct perf_reader *r);
 
 #endif

@@ -153,6 +153,9 @@ void perf_stat_print_records(FILE *f, const struct perf_reader *r)
 		s->nr_records[PERF_REC_LOST]);
 	fprintf(f, "lost samples: %" PRIu64 " (in %" PRIu64 " PERF_RECORD_LOST_SAMPLES)\n",
 		s->nr_lost_samples, s->nr_records[PERF_REC_LOST_SAMPLES]);
+	if (s->nr_lost && s->nr_lost_samples)
+		fprintf(f, "samples lost: %" PRIu64 " (the two lines above count the same "
+			"samples)\n", perf_reader_stats_lost(s));
 	fprintf(f, "ordering: %" PRIu64 " rounds, at most %" PRIu64 " records waiting\n",
 		s->nr_rounds, s->max_queued);
 	if (s->nr_out_of_order)

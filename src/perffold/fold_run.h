@@ -93,6 +93,15 @@ struct fold_run {
  * frame of a sample) in r->names, its arrays grown; *CREATED when new. */
 size_t fold_run_name_slot(struct fold_run *r, const uint64_t key[3], int *created);
 
+/* Appends to OUT the folded name of symbol SYM (NULL: unknown) at ADDR in OBJ as a frame
+ * without inline information is named (what fold_exact_frame adds): FRAME_FLAGS (e.g.
+ * FOLD_INLINED) and the run's naming flags but --inline's. */
+struct map_object;
+struct strbuf;
+void fold_run_name_symbol(struct fold_run *r, struct strbuf *out, const char *sym,
+			  const struct map_object *obj, uint64_t addr, int java,
+			  unsigned frame_flags);
+
 /* The raw-key entry of a sample to fold into *I (named when new); 0 when the sample is
  * not folded (another event, a dropped root). */
 int fold_run_stack_of(struct fold_run *r, const struct perf_session_sample *ps, size_t *i);

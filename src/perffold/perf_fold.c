@@ -178,8 +178,9 @@ static void fold_printed_frame(struct fold_run *r, const char *text, const char 
 
 /* tephra's default (not --compat): the frame named from the symbol and object it is,
  * not from perf script's printed line (fold_name_frame_exact). */
-static void fold_exact_frame(struct fold_run *r, const char *sym, const struct map_object *obj,
-			     uint64_t addr, int java, unsigned frame_flags, const char *suffix)
+void fold_run_name_symbol(struct fold_run *r, struct strbuf *out, const char *sym,
+			  const struct map_object *obj, uint64_t addr, int java,
+			  unsigned frame_flags)
 {
 	unsigned flags = (r->o->name_flags & ~(unsigned)FOLD_INLINED) | frame_flags;
 	if (java)
@@ -188,9 +189,15 @@ static void fold_exact_frame(struct fold_run *r, const char *sym, const struct m
 		flags |= FOLD_KERNEL_FRAME;
 	char *full = r->demangle_full && sym && !(obj && obj->kernel) ? symbol_demangle_full(sym)
 								       : NULL;
-	strbuf_reset(&r->sb);
-	fold_name_frame_exact(&r->sb, full ? full : sym, obj ? obj->name : NULL, addr, flags);
+	fold_name_frame_exact(out, full ? full : sym, obj ? obj->name : NULL, addr, flags);
 	free(full);
+}
+
+static void fold_exact_frame(struct fold_run *r, const char *sym, const struct map_object *obj,
+			     uint64_t addr, int java, unsigned frame_flags, const char *suffix)
+{
+	strbuf_reset(&r->sb);
+	fold_run_name_symbol(r, &r->sb, sym, obj, addr, java, frame_flags);
 	if (suffix)
 		strbuf_addstr(&r->sb, suffix);
 	add_frame_ids(r, r->sb.buf, r->sb.len);

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/strbuf.h"
 #include "base/xalloc.h"
 #include "export/export_sink.h"
 #include "machine/machine.h"
@@ -119,7 +120,13 @@ static void describe_frame(struct fold_run *r, size_t i, const struct frame *f,
 			}
 		}
 	}
+	struct strbuf function = STRBUF_INIT;
+	if (n_inl && n_inl == count && sym) {
+		fold_run_name_symbol(r, &function, sym->name, f->obj, f->addr, 0, 0);
+		ef.function = function.buf;
+	}
 	r->o->export->frame(r->o->export->ctx, (uint32_t)i, &ef);
+	strbuf_release(&function);
 	free(outer);
 	for (size_t k = 0; k < 2 * count; k++)
 		free(owned[k]);

@@ -209,6 +209,11 @@ int stack_quality_is_root(const char *name)
 		"_start", "__libc_start_main", "__libc_start_call_main", "_dl_start_user",
 		"start_thread", "clone", "clone3", "__clone", "__clone3", "__clone_internal",
 		"thread_start",
+		/* Go: a goroutine's stack starts at goexit (its "caller" by construction), a
+		 * new thread's in runtime.clone (the child's side calls mstart), the first
+		 * thread's at rt0_go */
+		"runtime.goexit", "runtime.goexit.abi0", "runtime.clone", "runtime.clone.abi0",
+		"runtime.mstart", "runtime.mstart.abi0", "runtime.rt0_go", "runtime.rt0_go.abi0",
 	};
 	if (!name)
 		return 0;
@@ -439,7 +444,7 @@ static void print_common(const struct stack_quality *q, enum stack_quality_kind 
 			 const struct perf_reader_stats *stats, size_t max, FILE *out)
 {
 	struct totals t = sum_up(q);
-	uint64_t lost = stats ? stats->nr_lost + stats->nr_lost_samples : 0;
+	uint64_t lost = stats ? perf_reader_stats_lost(stats) : 0;
 	fprintf(out, "  samples: %" PRIu64 ", lost: %" PRIu64 "%s\n", t.samples, lost,
 		lost ? " (perf record could not keep up: record with a lower -F or a larger -m)" : "");
 	if (stats && stats->nr_samples_guest)

@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <gelf.h>
+
 #include "base/xalloc.h"
 #include "unwind/unwind_debuginfo.h"
 #include "unwind/unwind_internal.h"
@@ -396,6 +398,38 @@ static void mark_signal_frames(struct unwinder *u)
 				is_signal_trampoline(u, unwind_frame_lookup_pc(&res->frames[i - 1]));
 }
 
+/* Is PC (a lookup pc) in MOD's entry-point code: at or after the ELF entry point with
+ * no CFI anywhere from there to PC?  The kernel jumps to the entry point with no return
+ * address, so that code has no caller; ld.so's _start has no FDE at all (the
+ * executable's _start marks its return address undefined instead, a complete walk), and
+ * every walk through the dynamic linker's start-up ended there.  Probes byte by byte,
+ * only for walks that found no CFI, and only within ENTRY_CODE bytes of the entry. */
+#define ENTRY_CODE 256
+static int in_entry_code(Dwfl_Module *mod, uint64_t pc)
+{
+	Dwarf_Addr bias, cfi_bias[2] = { 0, 0 };
+	Elf *elf = dwfl_module_getelf(mod, &bias);
+	GElf_Ehdr ehdr;
+
+	if (!elf || !gelf_getehdr(elf, &ehdr) || !ehdr.e_entry)
+		return 0;
+	uint64_t entry = ehdr.e_entry + bias;
+	if (pc < entry || pc - entry >= ENTRY_CODE)
+		return 0;
+	Dwarf_CFI *cfis[2] = { dwfl_module_eh_cfi(mod, &cfi_bias[0]),
+			       dwfl_module_dwarf_cfi(mod, &cfi_bias[1]) };
+	for (uint64_t a = entry; a <= pc; a++)
+		for (int i = 0; i < 2; i++) {
+			Dwarf_Frame *frame = NULL;
+
+			if (cfis[i] && dwarf_cfi_addrframe(cfis[i], a - cfi_bias[i], &frame) == 0) {
+				free(frame);
+				return 0;
+			}
+		}
+	return 1;
+}
+
 /* Why a walk ended without reaching an outermost frame. */
 static void classify_failure(struct unwinder *u)
 {
@@ -425,6 +459,11 @@ static void classify_failure(struct unwinder *u)
 	if (u->last_map) {
 		const struct unwind_module *m = u->last_map->module;
 
+		if (m->mod && res->nr_frames &&
+		    in_entry_code(m->mod, unwind_frame_lookup_pc(&res->frames[res->nr_frames - 1]))) {
+			unwinder_stop(u, UNWIND_COMPLETE, 0);
+			return;
+		}
 		unwinder_stop(u, UNWIND_NO_CFI, last);
 		snprintf(res->detail, sizeof(res->detail), "%s", dwfl_errmsg(-1));
 		snprintf(res->object, sizeof(res->object), "%s%s%s", m->path,

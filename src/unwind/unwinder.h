@@ -85,7 +85,8 @@ struct unwind_sample_regs {
 };
 
 enum unwind_status {
-	UNWIND_COMPLETE,     /* reached the outermost frame (CFI says: no caller) */
+	UNWIND_COMPLETE,     /* reached the outermost frame (CFI says: no caller; or the
+				entry point's code, which has none) */
 	UNWIND_STACK_CUT,    /* wanted stack memory beyond the full dump (see stack_needed) */
 	UNWIND_STACK_PARTIAL, /* wanted stack memory the kernel did not copy: the dump is
 				 shorter than requested (dyn_size < size: the copy met a page

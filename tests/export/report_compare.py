@@ -16,7 +16,7 @@ With PERF-DATA, names of one function are one row.  A function with several ELF 
 script and tephra, the DWARF one, but perf report names the sampled address by its own
 pick among the ELF symbols, and in --children mode lists the DWARF name too, as an
 "(inlined)" row over the same frames.  So names are grouped by (object, address) from
-`nm` and `nm -D` of every object in `perf buildid-list` and its /usr/lib/debug/.build-id
+`nm` and `nm -D` of every object of the recording (report_objects.py) and its /usr/lib/debug/.build-id
 file (binutils, not tephra, is the oracle here); in a group, self percentages add up and
 the total is the largest name's (each covers the same frames; rows of one name add up).  GCC's clones are the
 same case: perf report names the ELF symbol (get_common_indices.constprop.0), perf script
@@ -28,19 +28,17 @@ import re
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from report_objects import objects  # noqa: E402
+
 perf_text, tephra_json, mode = sys.argv[1:4]
 perf_data = sys.argv[4] if len(sys.argv) > 4 else None
 
 
 def alias_groups(data):
     """name -> a representative of the names at its (object, address)."""
-    out = subprocess.run(["perf", "buildid-list", "-i", data], capture_output=True, text=True).stdout
     canon = {}
-    for line in out.splitlines():
-        parts = line.split(None, 1)
-        if len(parts) != 2 or not os.path.isfile(parts[1]):
-            continue
-        bid, path = parts
+    for bid, path in objects(data):
         files = [path, "/usr/lib/debug/.build-id/%s/%s.debug" % (bid[:2], bid[2:])]
         at = {}
         for f in files:

@@ -69,7 +69,7 @@ field() {
 fp_expect() {
 	perf script -F ip,sym,dso -i "$1" 2>/dev/null | awk -v max="${2:-127}" '
 	BEGIN {
-		split("_start __libc_start_main __libc_start_call_main _dl_start_user start_thread clone clone3 __clone __clone3 __clone_internal thread_start", r, " ")
+		split("_start __libc_start_main __libc_start_call_main _dl_start_user start_thread clone clone3 __clone __clone3 __clone_internal thread_start runtime.goexit runtime.goexit.abi0 runtime.clone runtime.clone.abi0 runtime.mstart runtime.mstart.abi0 runtime.rt0_go runtime.rt0_go.abi0", r, " ")
 		for (i in r) ROOT[r[i]] = 1
 	}
 	function pct(a, b) { return b ? sprintf("%.1f", 100 * a / b) : "0.0" }

@@ -360,6 +360,12 @@ static void test_nested_tail_retaddr(void)
 	cs_jump(cs, 0x310, 0x320);                   /* same function: nothing */
 	cs_jump(cs, 0x320, 0x400);
 	*cs_counter(cs) += 3;                       /* F;G;H;I 3 */
+	/* the nodes a nested tail call entered say so (grind keeps the lazy resolver's
+	 * target by it); G, called, does not */
+	const struct cs_node *i_node = cs_current(cs);
+	expect_u64("nested tail", "I tail-entered", i_node->tail_entered, 1);
+	expect_u64("nested tail", "H tail-entered", i_node->parent->tail_entered, 1);
+	expect_u64("nested tail", "G called", i_node->parent->parent->tail_entered, 0);
 	cs_return(cs, 0x108, 0);
 	*cs_counter(cs) += 1;                       /* F 1 */
 	expect("nested tail", cs, "F 1\nF;G;H;I 3\n");

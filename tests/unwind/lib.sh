@@ -20,7 +20,8 @@
 #   word (which perf never reads) and so have a frame where perf has its bogus one,
 #   or have ended for want of CFI or on a word outside the copy ("bad memory read")
 #   with exactly perf's frames before its bogus one (both seen once in fresh roots on
-#   python3: perf went on past a frame that has no CFI, ld.so's entry code, or read a
+#   python3: perf went on past a frame that has no CFI, ld.so's entry code (our walk is
+#   complete there), or read a
 #   word outside the copy as 0; we stop there);
 #   and, in at most 1% of the samples, a
 #   "return address" perf takes in [heap] or [stack], where our frames must equal
@@ -81,7 +82,9 @@ compare_with_perf() {
 			key = $1 " " $2
 			ourcut[key] = $3 ~ /^stack_(cut_short|partly_copied)/
 			ourlast[key] = $3 ~ /read_the_last_word_of_the_dump/
-			ournocfi[key] = $3 ~ /^no_CFI/
+			# a walk that ends in the entry code of ld.so (_start, no CFI) is
+			# complete: perf goes on past it as past a frame without CFI
+			ournocfi[key] = $3 ~ /^(no_CFI|complete)/
 			ourbadread[key] = $3 ~ /^bad_memory_read/
 			$3 = ""; ours[key] = $0; next
 		}

@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# The stack-quality block tells the truth about roots and lost samples:
+#  1. a C program recorded from its start (--call-graph dwarf): walks that end at ld.so's
+#     `_start` (the entry point, which has no CFI: the kernel jumps there) are complete,
+#     and no object is blamed for missing CFI; the complete walks and the stacks that
+#     reach a thread root are as many as perf script's stacks whose outermost frame is a
+#     thread root;
+#  2. a Go program: its stacks end at runtime.goexit (the goroutine's start) and count
+#     as reaching a root: at least every sample perf script puts in the program's own
+#     main.* code (perf 6.1 unwinds Go no further than the first frame, so only the leaf
+#     is perf's);
+#  3. lost samples are counted once: a recording in which every sample of one event
+#     cannot fit the buffer (a 65528-byte stack dump into 8 KB) loses exactly those, and
+#     perf record says how many it processed and lost; perf writes them twice (LOST
+#     records as they happen, LOST_SAMPLES at the end), tephra counts them once.
+. "$TOP/tests/quality/lib.sh"
+need_perf
+command -v python3 >/dev/null || skip "python3 is not installed"
+
+ROOTS="_start __libc_start_main __libc_start_call_main _dl_start_user start_thread clone clone3 __clone __clone3 __clone_internal thread_start"
+
+# 1. C from the start: ld.so's start-up runs (its page faults alone take far more than
+# the 50 us period), so some stacks end in ld.so's _start
+cc -O2 -g -o "$TEST_TMP/recurse" "$TOP/tests/workloads/recurse.c" || exit 1
+record "$TEST_TMP/c.data" -e cpu-clock -c 50000 --call-graph dwarf -- "$TEST_TMP/recurse" 40
+perf script -F ip,sym,dso -i "$TEST_TMP/c.data" 2>/dev/null >"$TEST_TMP/c.perf"
+# per stack its outermost frame: "SYM DSO"; a stack of kernel frames only is not a user stack
+awk -v roots="$ROOTS" 'BEGIN { n = split(roots, r, " "); for (i = 1; i <= n; i++) R[r[i]] = 1 }
+	function flush() { if (last != "" && !kern) { user++; if (sym in R) rooted++
+		if (sym == "_start" && dso ~ /ld-linux/) ldso++ } last = "" }
+	/^$/ { flush(); next }
+	{ last = $1; kern = length($1) == 16 && substr($1, 1, 5) >= "ffff8"
+	  sym = $2; dso = $NF }
+	END { flush(); print user + 0, rooted + 0, ldso + 0 }' "$TEST_TMP/c.perf" >"$TEST_TMP/c.counts"
+read -r user rooted ldso <"$TEST_TMP/c.counts"
+echo "perf script: $user user stacks, $rooted end at a thread root, $ldso at ld.so's _start"
+[ "$ldso" -gt 0 ] || fail "premise: no stack of perf script ends at ld.so's _start"
+"$TEPHRA" stat "$TEST_TMP/c.data" >"$TEST_TMP/c.stat" 2>"$TEST_TMP/c.stat.err" || fail "tephra stat failed: $(head -n 3 "$TEST_TMP/c.stat.err")"
+sed -n '/^stack quality:/,$p' "$TEST_TMP/c.stat"
+got_rooted=$(sed -n 's/^  reach a thread root ([^)]*): \([0-9]*\) of \([0-9]*\) .*/\1 \2/p' "$TEST_TMP/c.stat")
+[ "$got_rooted" = "$rooted $user" ] || fail "reach a thread root: tephra '$got_rooted', perf script '$rooted $user'"
+complete=$(awk '$1 == "complete" { print $2 }' "$TEST_TMP/c.stat")
+[ "$complete" = "$rooted" ] || fail "complete walks: tephra $complete, perf script's stacks ending at a root $rooted"
+grep -q 'no CFI' "$TEST_TMP/c.stat" && fail "tephra stat blames missing CFI: $(grep 'no CFI' "$TEST_TMP/c.stat" | head -n 2)"
+"$TEPHRA" fold "$TEST_TMP/c.data" >/dev/null 2>"$TEST_TMP/c.fold.err" || fail "tephra fold failed"
+grep -q 'no CFI' "$TEST_TMP/c.fold.err" && fail "tephra fold's block blames missing CFI"
+grep -qF "reach a thread root (_start, start_thread, clone...): $rooted of $user " "$TEST_TMP/c.fold.err" ||
+	fail "tephra fold's block: '$(grep 'reach a thread root' "$TEST_TMP/c.fold.err")', perf script $rooted of $user"
+
+# 2. Go: a sample every 250 us of CPU time, 300 ms of it: ~1200 samples, most in main.*
+if command -v go >/dev/null 2>&1; then
+	GOCACHE=$TEST_TMP/gocache GOPATH=$TEST_TMP/gopath GO111MODULE=off GOFLAGS= \
+		go build -o "$TEST_TMP/gowork" "$TOP/tests/workloads/gowork.go" >"$TEST_TMP/go.log" 2>&1 ||
+		{ cat "$TEST_TMP/go.log"; fail "go build failed"; }
+	record "$TEST_TMP/go.data" --call-graph dwarf -e cpu-clock -c 250000 -- "$TEST_TMP/gowork" 300
+	in_main=$(perf script -F ip,sym -i "$TEST_TMP/go.data" 2>/dev/null |
+		awk 'BEGIN { first = 1 } /^$/ { first = 1; next } first { first = 0; if ($2 ~ /^main\./) n++ } END { print n + 0 }')
+	"$TEPHRA" stat "$TEST_TMP/go.data" >"$TEST_TMP/go.stat" || fail "tephra stat failed on Go"
+	read -r got_go go_user <<<"$(sed -n 's/^  reach a thread root ([^)]*): \([0-9]*\) of \([0-9]*\) .*/\1 \2/p' "$TEST_TMP/go.stat")"
+	echo "Go: perf script puts $in_main samples in main.*; tephra: ${got_go:-?} of ${go_user:-?} reach a root"
+	[ "$in_main" -gt 100 ] || fail "premise: only $in_main Go samples in main.*"
+	[ "${got_go:-0}" -ge "$in_main" ] || fail "Go: ${got_go:-0} stacks reach a root, fewer than the $in_main in main.*"
+else
+	echo "note: go is not installed (Debian: golang-go): the Go part is skipped"
+fi
+
+# 3. lost samples, once: cpu-clock's frame-pointer samples fit the 8 KB buffer, every
+# task-clock sample (a 65528-byte stack dump) cannot
+cc -O2 -o "$TEST_TMP/spin" "$TOP/tests/workloads/recurse.c" || exit 1
+perf record -N -o "$TEST_TMP/lost.data" -e 'cpu-clock/call-graph=fp/' \
+	-e 'task-clock/call-graph=dwarf,stack-size=65528/' -F 2000 -m 2 -- "$TEST_TMP/spin" 200 \
+	>"$TEST_TMP/lost.rec" 2>&1 || { cat "$TEST_TMP/lost.rec"; fail "perf record failed"; finish; }
+# perf record: "Processed N samples and lost P%!"
+read -r processed pct <<<"$(sed -n 's/.*Processed \([0-9]*\) samples and lost \([0-9.]*\)%.*/\1 \2/p' "$TEST_TMP/lost.rec")"
+kept=$(perf script -i "$TEST_TMP/lost.data" -F period 2>/dev/null | wc -l)
+[ -n "${processed:-}" ] || fail "premise: perf record did not say it lost samples: $(tail -n 3 "$TEST_TMP/lost.rec")"
+lost=$((${processed:-0} - kept))
+python3 -c "import sys; p, k, pc = map(float, sys.argv[1:]); sys.exit(abs(100 * (p - k) / p - pc) > 0.01)" \
+	"${processed:-1}" "$kept" "${pct:-0}" || fail "premise: perf record's $processed processed, $pct% lost, but perf script has $kept"
+echo "perf record: $processed samples processed, $pct% lost; perf script: $kept kept, so $lost lost"
+[ "$lost" -gt 0 ] || fail "premise: no sample lost"
+"$TEPHRA" fold "$TEST_TMP/lost.data" >/dev/null 2>"$TEST_TMP/lost.err" || fail "tephra fold failed"
+grep -qE "^  samples: $kept, lost: $lost( |\$)" "$TEST_TMP/lost.err" ||
+	fail "tephra fold's block: '$(grep '  samples:' "$TEST_TMP/lost.err")', perf: samples $kept, lost $lost"
+"$TEPHRA" stat "$TEST_TMP/lost.data" >"$TEST_TMP/lost.stat" || fail "tephra stat failed"
+grep -qx "samples lost: $lost (the two lines above count the same samples)" "$TEST_TMP/lost.stat" ||
+	fail "tephra stat: '$(grep -i 'lost' "$TEST_TMP/lost.stat" | tr '\n' '|')', perf lost $lost"
+grep -qE "^  samples: $kept, lost: $lost( |\$)" "$TEST_TMP/lost.stat" ||
+	fail "tephra stat's block: '$(grep '  samples:' "$TEST_TMP/lost.stat")', perf: samples $kept, lost $lost"
+finish
