@@ -76,12 +76,9 @@ canon_tephra() {
 	END { flush() }'
 }
 
-# Skips the test (exit 77) unless perf can record here.
-require_perf() {
-	command -v perf >/dev/null || { echo "perf is not installed"; exit 77; }
-	perf record -o "$TEST_TMP/probe.data" -- true >/dev/null 2>&1 ||
-		{ echo "perf record does not work here (perf_event_paranoid?)"; exit 77; }
-}
+# Skips the test unless perf can record here (tests/skips.sh: fails when strict).
+. "$TOP/tests/skips.sh"
+require_perf() { need_perf_record; }
 
 # A small CPU-bound workload with two threads of work (two shells).
 burn() {

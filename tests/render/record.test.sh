@@ -11,9 +11,8 @@ fail() { echo "FAIL: $*"; exit 1; }
 as_time() { awk -v ns="$1" 'BEGIN { if (ns >= 1e9) printf "%.2f s", ns / 1e9; else printf "%.2f ms", ns / 1e6 }'; }
 # the time the graph FILE gives the demo's root frame
 demo_time() { grep -o '<title>demo ([0-9.]* m\?s, ' "$1" | sed 's/<title>demo (//; s/, $//'; }
-command -v perf >/dev/null || { echo "skip: perf is not installed"; exit 77; }
-perf record -q -e cpu-clock -o "$d/probe.data" -- true >/dev/null 2>&1 ||
-	{ echo "skip: perf record is not permitted here (perf_event_paranoid)"; exit 77; }
+. "$TOP/tests/skips.sh"
+need_perf_record -e cpu-clock
 gcc -O2 -g -fno-omit-frame-pointer -o "$d/demo" "$TOP/demo/demo.c" || fail "cannot build demo"
 cd "$d"
 "$TEPHRA" record --perf-arg=--no-buildid --folded demo.folded -- ./demo 200 > out 2> err || { cat err; fail "record"; }
@@ -47,8 +46,10 @@ grep -q -- "--call-graph dwarf,16384" err || fail "--dwarf not passed"
 want=$(perf script -i dwarf.data -F comm,period 2>/dev/null | awk '$1 == "demo" { s += $2 } END { printf "%.0f", s }')
 got=$(demo_time dwarf.svg)
 [ "$got" = "$(as_time "$want")" ] || fail "dwarf graph total $got, perf script total $want ns"
-# User frames of DWARF recordings depend on the unwinder (src/unwind), not on this area.
-grep -q '<title>parse (' dwarf.svg || echo "note: the DWARF graph has no user frames yet (unwinder)"
+# User frames of the DWARF recording: perf's own unwinding names parse (the demo spends
+# half its time there), so the graph must too.
+perf script -i dwarf.data -F sym 2>/dev/null | grep -qw parse || fail "perf script names no parse in dwarf.data"
+grep -q '<title>parse (' dwarf.svg || fail "the DWARF graph has no parse frame, perf script has"
 # A caller that ignores SIGCHLD (inherited across exec; the kernel would reap perf itself
 # and its exit status be lost): the same graph is drawn.
 (trap '' CHLD; exec "$TEPHRA" record -o ign.svg -d ign.data -- ./demo 50) > /dev/null 2> err ||
@@ -56,8 +57,12 @@ grep -q '<title>parse (' dwarf.svg || echo "note: the DWARF graph has no user fr
 want=$(perf script -i ign.data -F comm,period 2>/dev/null | awk '$1 == "demo" { s += $2 } END { printf "%.0f", s }')
 got=$(demo_time ign.svg)
 [ -n "$got" ] && [ "$got" = "$(as_time "$want")" ] || fail "SIGCHLD ignored: graph total $got, perf script total $want"
-# A command that cannot run: a clear failure, not a crash.
+# A command that cannot run: a clear failure (exit 1, tephra's own words), not a crash;
+# the ASan+UBSan build, which must exist (exit 127 of a missing binary proves nothing).
+[ -x "$TEPHRA_ASAN" ] || fail "$TEPHRA_ASAN is not built (make asan)"
 "$TEPHRA_ASAN" record -o x.svg -d x.data -- ./no-such-program > /dev/null 2> err
-[ $? -ne 0 ] || fail "missing program succeeded"
-! grep -q 'Sanitizer' err || fail "sanitizer report"
+rc=$?
+[ $rc = 1 ] || { cat err; fail "missing program: exit $rc, not 1"; }
+grep -q '^tephra record: ' err || { cat err; fail "missing program: no 'tephra record:' error"; }
+! grep -q 'Sanitizer\|runtime error' err || fail "sanitizer report"
 echo ok

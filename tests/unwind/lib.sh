@@ -28,6 +28,8 @@
 #   and with --libdwfl-only (no cached CFI rows) print the same.  Leaves
 #   $WORK/ours.stats (our summary).
 
+. "$TOP/tests/skips.sh"
+
 unwind_setup() {
 	work=${TEST_TMP:-$(mktemp -d)}
 	dump=$TOP/build/unwind/unwind-dump
@@ -37,8 +39,7 @@ unwind_setup() {
 	fi
 	local t
 	for t in perf "$@"; do
-		command -v "$t" >/dev/null || {
-			echo "$t is not installed$([ "$t" = ld.lld ] && echo ' (Debian: lld)')"; exit 77; }
+		need_tool "$t" "$([ "$t" = ld.lld ] && echo 'Debian: lld')"
 	done
 }
 
@@ -46,6 +47,7 @@ unwind_record() {
 	if ! perf record -q --call-graph dwarf -o "$work/perf.data" "$@" >"$work/record.log" 2>&1; then
 		tail -n 3 "$work/record.log"
 		echo "perf record --call-graph dwarf does not work here"
+		strict_skips && exit 1
 		exit 77
 	fi
 }
