@@ -28,6 +28,16 @@ record() {
 		echo "perf record $* failed:"; cat "$TEST_TMP/record.log"; exit 1; }
 }
 
+# record_from_main OUT PERF-RECORD-ARGS... -- COMMAND...: as record, with the events
+# off until the workload's main() switches them on (tests/workloads/perf_ctl.h; the
+# COMMAND must call perf_ctl_enable): no sample of the dynamic loader, by construction.
+record_from_main() {
+	local out=$1 ctl=$TEST_TMP/perf-ctl.$$; shift
+	rm -f "$ctl"; mkfifo "$ctl" || { echo "mkfifo $ctl failed"; exit 1; }
+	TEPHRA_PERF_CTL=$ctl record "$out" -D -1 --control "fifo:$ctl" "$@"
+	rm -f "$ctl"
+}
+
 failures=0
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 

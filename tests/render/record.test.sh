@@ -48,7 +48,7 @@ got=$(demo_time dwarf.svg)
 [ "$got" = "$(as_time "$want")" ] || fail "dwarf graph total $got, perf script total $want ns"
 # User frames of the DWARF recording: perf's own unwinding names parse (the demo spends
 # half its time there), so the graph must too.
-perf script -i dwarf.data -F sym 2>/dev/null | grep -qw parse || fail "perf script names no parse in dwarf.data"
+perf script -i dwarf.data -F ip,sym 2>/dev/null | grep -qw parse || fail "perf script names no parse in dwarf.data"
 grep -q '<title>parse (' dwarf.svg || fail "the DWARF graph has no parse frame, perf script has"
 # A caller that ignores SIGCHLD (inherited across exec; the kernel would reap perf itself
 # and its exit status be lost): the same graph is drawn.
