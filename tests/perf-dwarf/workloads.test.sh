@@ -50,6 +50,8 @@ grep -q '^  recurse\.c:[0-9]*$' "$TEST_TMP/recurse-srcline.perf" ||
 
 record "$TEST_TMP/templates.data" --call-graph dwarf -- "$WL/templates" 150
 check_dwarf templates "$TEST_TMP/templates.data"
+grep -q '(anonymous namespace)::may_throw' "$TEST_TMP/templates.perf" ||
+	fail "templates: perf script shows no (anonymous namespace)::may_throw frame"
 fold_invariants templates "$TEST_TMP/templates.data" "" ""
 fold_invariants templates-inline "$TEST_TMP/templates.data" - "" --inline
 check_dwarf templates-srcline "$TEST_TMP/templates.data" -F +srcline

@@ -10,6 +10,9 @@ check_script recurse "$TEST_TMP/recurse.data"
 check_fold recurse "$TEST_TMP/recurse.data" "" ""
 record "$TEST_TMP/templates.data" -g -- "$WL/templates" 300
 check_script templates "$TEST_TMP/templates.data"
+# the premise: the anonymous-namespace function is in perf's stacks (templates.cpp: ~10%)
+grep -q '(anonymous namespace)::may_throw' "$TEST_TMP/templates.perf" ||
+	fail "templates: perf script shows no (anonymous namespace)::may_throw frame"
 check_fold templates "$TEST_TMP/templates.data" "" ""
 record "$TEST_TMP/threads.data" -g -- "$WL/threads" 200
 check_script threads "$TEST_TMP/threads.data"
