@@ -30,6 +30,18 @@
 
 . "$TOP/tests/skips.sh"
 
+# keep_recording WORK WHAT: after a failed comparison, copies WORK's perf.data with both
+# sides' text (perf.txt, ours.txt, ours.stats) to a directory it prints (under build/kept,
+# or TEPHRA_KEEP_DIR), so a rare failure can be diagnosed from its own recording: the
+# scratch directory is removed when the test ends.
+keep_recording() {
+	local work=$1 what=$2 dir
+	dir=${TEPHRA_KEEP_DIR:-$TOP/build/kept}/$what.$(date -u +%Y%m%dT%H%M%S).$$
+	mkdir -p "$dir" && cp -p "$work/perf.data" "$dir/" &&
+		cp -p "$work"/perf.txt "$work"/ours.txt "$work"/ours.stats "$dir/" 2>/dev/null
+	echo "kept the recording of this failure in $dir (perf.data, perf.txt, ours.txt)"
+}
+
 unwind_setup() {
 	work=${TEST_TMP:-$(mktemp -d)}
 	dump=$TOP/build/unwind/unwind-dump
