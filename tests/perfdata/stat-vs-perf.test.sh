@@ -6,7 +6,7 @@
 #  - record counts by type and samples per event equal the "Aggregated stats" of
 #    `perf report -D`; lost events / samples equal the sums over the LOST records it dumps;
 #  - the BUILD_ID feature equals `perf buildid-list`.
-# Recordings: frame pointers, two events, compressed (-z), pipe mode, lossy system-wide,
+# Recordings: frame pointers, two events, compressed (-z), pipe mode, lossy (perf stopped while its workload runs: lib.sh record_lossy),
 # a perf.data directory (--threads).
 set -u
 . "$(dirname "$0")/lib.sh"
@@ -18,21 +18,7 @@ perf record -q -g -o g.data -- bash -c burn >/dev/null 2>&1 || { echo "perf reco
 perf record -q -e cpu-clock -e task-clock -o two.data -- bash -c burn >/dev/null 2>&1 || exit 1
 perf record -q -z -o z.data -- bash -c burn >/dev/null 2>&1 || exit 1
 perf record -q -o - -- bash -c burn > p.data 2>/dev/null || exit 1
-# a lossy recording (LOST records), lossy by construction: a one-page buffer, and perf
-# stopped (SIGSTOP) while the workload runs ~300,000 shell loop steps with a sample every
-# 100 us of its CPU time: thousands of samples with call chains, a few dozen fit.  The
-# workload says when it starts and ends through FIFOs (no sleeps); -t bounds a broken run.
-mkfifo l.ready l.go l.done
-perf record -q -m 1 -g -e cpu-clock -c 100000 -o l.data -- sh -c \
-	'echo $$ >l.ready; read x <l.go; i=0; while [ $i -lt 300000 ]; do i=$((i+1)); done; echo >l.done' \
-	>/dev/null 2>l.err &
-l_perf=$!
-read -r -t 300 l_wl <l.ready || { cat l.err; echo "the lossy recording's workload did not start"; exit 1; }
-kill -STOP "$l_perf"
-echo go >l.go
-read -r -t 300 _ <l.done || { kill -CONT "$l_perf"; echo "the lossy recording's workload did not end"; exit 1; }
-kill -CONT "$l_perf"
-wait "$l_perf" || { cat l.err; echo "perf record (lossy) failed"; exit 1; }
+record_lossy l.data
 perf record -q --threads -a -g -o t.data -- sleep 0.2 >/dev/null 2>&1 || exit 1
 
 fail=0
