@@ -4,6 +4,7 @@
 #   make install    install under PREFIX (/usr/local; DESTDIR honoured); make uninstall
 #   make deb        build the Debian packages (dpkg-buildpackage) into build/deb/
 #   make check      install what is missing, build (plain and ASan+UBSan), run every test
+#                   (strict: a skip fails unless tests/skip-allowed names it; docs/testing.md)
 #   make demo       install what is missing, build, profile the bundled demo, write a flame graph
 #   make bench      run the benchmarks in bench/ (not part of check)
 # Modules add to the build through their own build.mk fragment, so this file stays small.
@@ -101,7 +102,7 @@ check: deps-test
 	@$(MAKE) --no-print-directory all
 	@$(MAKE) --no-print-directory asan
 	@$(MAKE) --no-print-directory tsan
-	@tests/run-all
+	@TEPHRA_STRICT_SKIPS=1 tests/run-all
 
 demo: deps-demo
 	@$(MAKE) --no-print-directory all

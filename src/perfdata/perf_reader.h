@@ -328,6 +328,16 @@ struct perf_event {
 	} u;
 };
 
+/* A sample's period as perf gives it: without PERIOD in the samples (a fixed period, -c)
+ * every sample has the event's sample_period. */
+static inline uint64_t perf_sample_period(const struct perf_event *ev)
+{
+	if (ev->desc && !(ev->desc->attr.sample_type & PERF_ST_PERIOD) &&
+	    !(ev->desc->attr.flags & PERF_ATTR_FLAG_FREQ))
+		return ev->desc->attr.sample_period_or_freq;
+	return ev->u.sample.period;
+}
+
 struct perf_reader;
 
 struct perf_reader_options {

@@ -228,7 +228,7 @@ void perf_stat_print_event_line(FILE *f, const struct perf_event *ev)
 		const struct perf_sample *s = &ev->u.sample;
 		fprintf(f, " %" PRId32 "/%" PRId32 ": %#" PRIx64 " period: %" PRIu64 " cpu: %"
 			PRIu32 " callchain: %" PRIu64, (int32_t)s->pid, (int32_t)s->tid, s->ip,
-			s->period, s->cpu, s->nr_callchain);
+			perf_sample_period(ev), s->cpu, s->nr_callchain);
 		print_sample_details(f, ev);
 		return;
 	}
@@ -255,10 +255,14 @@ void perf_stat_print_event_line(FILE *f, const struct perf_event *ev)
 	case PERF_REC_LOST:
 		fprintf(f, ": id:%" PRIu64 ": lost:%" PRIu64, ev->u.lost.id, ev->u.lost.lost);
 		break;
-	case PERF_REC_LOST_SAMPLES:
-		fprintf(f, ": id:%" PRIu64 ": lost samples :%" PRIu64, ev->sid.id,
-			ev->u.lost_samples.lost);
+	case PERF_REC_LOST_SAMPLES: {
+		/* perf: id -1 when the sample_id trailer carries none */
+		uint64_t st = ev->desc ? ev->desc->attr.sample_type : 0;
+		uint64_t id = ev->sid.has_id && (st & (PERF_ST_ID | PERF_ST_IDENTIFIER)) ?
+			ev->sid.id : UINT64_MAX;
+		fprintf(f, ": id:%" PRIu64 ": lost samples :%" PRIu64, id, ev->u.lost_samples.lost);
 		break;
+	}
 	default:
 		break;
 	}

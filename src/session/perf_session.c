@@ -156,10 +156,7 @@ int perf_session_run(struct perf_session *s, const struct sample_filter *f,
 			continue;
 		}
 		struct perf_session_sample ps;
-		/* perf: without PERIOD in the samples every sample has the attr's fixed period */
-		if (ev.desc && !(ev.desc->attr.sample_type & PERF_ST_PERIOD) &&
-		    !(ev.desc->attr.flags & PERF_ATTR_FLAG_FREQ))
-			ev.u.sample.period = ev.desc->attr.sample_period_or_freq;
+		ev.u.sample.period = perf_sample_period(&ev);
 		/* the samples this record stands for: itself, or its counter reads */
 		long index[64];
 		uint64_t period[64], id[64];

@@ -17,8 +17,8 @@ X=$TOP/tests/export
 cc_guest inl inlines.c -O2
 cc_guest wl workload.c -O2
 L() { grep -n "$1" "$GUESTS/inlines.c" | cut -d: -f1; }
-have_go=1; command -v go >/dev/null 2>&1 || { have_go=; echo "note: go is not installed (Debian: golang-go): pprof not checked"; }
-have_cg=1; command -v callgrind_annotate >/dev/null 2>&1 || { have_cg=; echo "note: callgrind_annotate missing (Debian: valgrind): callgrind not checked"; }
+have_go=1; want_tool go "pprof" "Debian: golang-go" || have_go=
+have_cg=1; want_tool callgrind_annotate "callgrind" "Debian: valgrind" || have_cg=
 emu() { env -i PATH="$PATH" "$TEPHRA" emu "$@" >/dev/null 2>emu.err </dev/null || { cat emu.err; fail "tephra emu $*"; }; }
 
 for g in inl wl; do

@@ -3,7 +3,7 @@
 # itself (its -singlestep exec log: one line per executed instruction) and from the
 # disassembly (riscv64-linux-gnu-objdump), never from tephra.
 set -u
-skip() { echo "$1"; exit 77; }
+. "$TOP/tests/skips.sh"
 fail() { echo "FAIL: $*"; exit 1; }
 
 command -v qemu-riscv64 >/dev/null || skip "qemu-riscv64 not installed (scripts/install-deps test)"

@@ -59,7 +59,7 @@ expect 0 "" "$T" export -f pprof -o - good.folded
 expect 0 "" "$T" export -f pprof -o stdin.pb.gz - <good.folded
 cmp -s stdin.pb.gz good.pb.gz || true # mtime differs: only readability is checked below
 # sums saturate at 2^63-1 instead of wrapping negative
-if command -v go >/dev/null 2>&1; then
+if want_tool go "pprof's reading of the written files" "Debian: golang-go"; then
 	for f in "${ok[@]}" stdin; do
 		go tool pprof -raw "$f.pb.gz" >"$f.raw" 2>"$f.go.err" ||
 			fail "go tool pprof cannot read $f.pb.gz: $(head -n 3 "$f.go.err")"

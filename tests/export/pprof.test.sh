@@ -102,7 +102,7 @@ for bad in "--granularity=lines" "--granularity=" "-f callgrind --granularity=fu
 done
 
 cc -O2 -g -o "$TEST_TMP/inlines" "$TOP/tests/fold-dwarf/inlines.c" || exit 1
-record "$TEST_TMP/dw.data" -e cpu-clock --call-graph dwarf -D 20 -- "$TEST_TMP/inlines" 5000000
+record_from_main "$TEST_TMP/dw.data" -e cpu-clock --call-graph dwarf -- "$TEST_TMP/inlines" 5000000
 pprof_vs_fold dwarf "$TEST_TMP/dw.data" comm
 grep -q ';work;step;mix ' "$TEST_TMP/dwarf.expected" || fail "dwarf: no ;work;step;mix stack to check"
 hot=$(grep -n 'HOT LINE' "$TOP/tests/fold-dwarf/inlines.c" | cut -d: -f1)

@@ -67,7 +67,7 @@ for cmd in "report" "export -f pprof -o $TEST_TMP/bogus.pb.gz"; do
 done
 
 cc -O2 -g -o "$TEST_TMP/inlines" "$TOP/tests/fold-dwarf/inlines.c" || exit 1
-record "$TEST_TMP/dw.data" -e cpu-clock --call-graph dwarf -D 20 -- "$TEST_TMP/inlines" 5000000
+record_from_main "$TEST_TMP/dw.data" -e cpu-clock --call-graph dwarf -- "$TEST_TMP/inlines" 5000000
 check dwarf-self "$TEST_TMP/dw.data" self --sort sym -- -s sym
 check dwarf-total "$TEST_TMP/dw.data" total --sort sym -- -s sym
 grep -q '"name":"mix"' "$TEST_TMP/dwarf-total.json" || fail "dwarf: the inlined function mix has no row"

@@ -11,16 +11,7 @@
 need_perf
 build_workloads
 X=$TOP/tests/export
-schema=
-if command -v npm >/dev/null 2>&1 && python3 -c 'import jsonschema' 2>/dev/null; then
-	if [ ! -d "$X/speedscope/node_modules/speedscope" ]; then
-		(cd "$X/speedscope" && npm ci --no-audit --no-fund --loglevel=error >/dev/null 2>&1) ||
-			echo "note: npm ci could not install speedscope: the schema is not checked"
-	fi
-	schema=$(ls "$X"/speedscope/node_modules/speedscope/dist/release/file-format-schema.json 2>/dev/null)
-else
-	echo "note: npm or python3-jsonschema missing: the schema is not checked"
-fi
+schema=$(speedscope_schema) || exit 1
 
 # check NAME DATA
 check() {

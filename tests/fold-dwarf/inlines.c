@@ -1,7 +1,9 @@
 /* inlines.c - a workload for the DWARF fold tests: the hot loop is in mix(), inlined
  * into step(), inlined into work(), so perf's DWARF call graphs print mix and step as
- * "(inlined)" frames of work.  Usage: inlines [ITERATIONS] (default 1000000). */
+ * "(inlined)" frames of work.  Usage: inlines [ITERATIONS] (default 1000000).  Starts
+ * the recording from main when run by tests/perf/lib.sh record_from_main. */
 #include <stdlib.h>
+#include "../workloads/perf_ctl.h"
 
 static volatile unsigned long sink;
 
@@ -28,6 +30,7 @@ __attribute__((noinline)) unsigned long work(unsigned long n)
 int main(int argc, char **argv)
 {
 	unsigned long n = argc > 1 ? strtoul(argv[1], 0, 10) : 1000000;
+	perf_ctl_enable();
 	for (int k = 0; k < 10; k++)
 		sink += work(n);
 	return 0;

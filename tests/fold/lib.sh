@@ -7,6 +7,7 @@
 # options (e.g. a wrapper around stackcollapse-perf.pl, to check the expectations
 # against the reference by hand; the test suite itself never depends on it).
 set -u
+. "$TOP/tests/skips.sh"
 DRIVER=${FOLD_TEXT_DRIVER:-$TOP/build/fold/fold-text}
 DRIVER_ASAN=$TOP/build/asan/fold/fold-text
 if [ ! -x "$DRIVER" ]; then

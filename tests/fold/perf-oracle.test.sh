@@ -4,17 +4,17 @@
 # without options) and per thread (the root with --tid), and the sample counts.
 . "$(dirname "$0")/lib.sh"
 
-command -v perf >/dev/null || { echo "perf is not installed"; exit 77; }
+need_perf_record -e cpu-clock
 data=$TEST_TMP/perf.data
 if ! perf record -q -g -e cpu-clock -F 4000 -o "$data" -- \
 	sh -c 'i=0; while [ $i -lt 60000 ]; do i=$((i+1)); done; ls -R /usr/share >/dev/null' \
 	>"$TEST_TMP/record.log" 2>&1; then
 	tail -3 "$TEST_TMP/record.log"
-	echo "perf record does not work here (perf_event_paranoid or container)"
-	exit 77
+	echo "FAIL: perf record failed"
+	exit 1
 fi
 perf script -i "$data" >"$TEST_TMP/script.txt" 2>/dev/null
-[ -s "$TEST_TMP/script.txt" ] || { echo "perf script printed nothing"; exit 77; }
+[ -s "$TEST_TMP/script.txt" ] || { echo "FAIL: perf script printed nothing"; exit 1; }
 
 # perf report: "PERIOD SAMPLES KEY" lines; the comm may contain spaces (as '_' in roots).
 perf report -i "$data" --stdio -g none --sort comm -F period,sample,comm 2>/dev/null |
@@ -22,7 +22,7 @@ perf report -i "$data" --stdio -g none --sort comm -F period,sample,comm 2>/dev/
 		sub(/ +$/, "", k); gsub(/ /, "_", k); print k, p, s }' | sort >"$TEST_TMP/want.comm"
 perf report -i "$data" --stdio -g none --sort pid -F period,sample,pid 2>/dev/null |
 	awk '!/^#/ && NF >= 3 { split($3, a, ":"); print a[1], $1, $2 }' | sort >"$TEST_TMP/want.tid"
-[ -s "$TEST_TMP/want.comm" ] || { echo "perf report printed nothing"; exit 77; }
+[ -s "$TEST_TMP/want.comm" ] || { echo "FAIL: perf report printed nothing"; exit 1; }
 
 # Our side: sum the weights (and count the lines' samples via --stats) per root.
 sum_roots() { # FILE [tid]: prints "ROOT PERIOD" (or "TID PERIOD" from "comm-?/TID") sorted

@@ -14,10 +14,11 @@
 #  - speedscope: a profile per process "comm (pid)" (one for a child before and after
 #    its exec: speedscope's profiles are threads, named by their last comm, as for
 #    perf.data), the stacks of all summed equal the folded lines without their root
-#    (the schema too when tests/export/speedscope has it installed);
+#    (and valid against speedscope's schema: tests/export/speedscope_lib.sh);
 #  - the ASan+UBSan build writes the same pprof stacks, without a report;
 #  - bad combinations are refused: --no-children, %p in -o, an unknown format.
 . "$(dirname "$0")/lib.sh"
+. "$TOP/tests/export/speedscope_lib.sh"
 X=$TOP/tests/export
 build spawn "$PROGS/spawn.c"
 build spawnee "$PROGS/spawnee.c"
@@ -33,12 +34,16 @@ run() {
 	[ -s "$out" ] || { cat "$out.err"; fail "tephra grind -o $out $* wrote nothing (exit $rc)"; }
 }
 
+# The formats' own readers: without them (not strict) those parts are left out, with a note.
+have_go=1; want_tool go "pprof" "Debian: golang-go" || have_go=
+have_cg=1; want_tool callgrind_annotate "callgrind" "Debian: valgrind" || have_cg=
+schema=$(speedscope_schema) || exit 1
 for prog in spawn calls; do
 	args=("./$prog"); [ $prog = spawn ] && args=(./spawn ./spawnee)
 	run $prog.folded -- "${args[@]}"
 	sort $prog.folded >$prog.expected
 
-	if command -v go >/dev/null 2>&1; then
+	if [ -n "$have_go" ]; then
 		run $prog.pb.gz -f pprof -- "${args[@]}"
 		go tool pprof -traces $prog.pb.gz 2>$prog.go.err | python3 "$X/pprof_traces.py" --root comm | sort >$prog.pprof
 		[ -s $prog.pprof ] || fail "$prog: go tool pprof read nothing: $(head -n 3 $prog.go.err)"
@@ -46,11 +51,9 @@ for prog in spawn calls; do
 		go tool pprof -raw $prog.pb.gz 2>/dev/null >$prog.raw
 		grep -qxF 'instructions/count[dflt]' $prog.raw || fail "$prog: sample type is not instructions/count: $(sed -n 4p $prog.raw)"
 		echo "ok: $prog: pprof stacks = folded ($(wc -l <$prog.expected) lines)"
-	else
-		echo "note: go is not installed (Debian: golang-go): pprof not checked"
 	fi
 
-	if command -v callgrind_annotate >/dev/null 2>&1; then
+	if [ -n "$have_cg" ]; then
 		run $prog.cg -f callgrind -- "${args[@]}"
 		callgrind_annotate --inclusive=yes --threshold=100 $prog.cg >$prog.ann 2>$prog.ann.err ||
 			fail "$prog: callgrind_annotate failed: $(head -n 3 $prog.ann.err)"
@@ -62,7 +65,6 @@ for prog in spawn calls; do
 	fi
 
 	run $prog.json -f speedscope -- "${args[@]}"
-	schema=$(ls "$X"/speedscope/node_modules/speedscope/dist/release/file-format-schema.json 2>/dev/null)
 	nprofiles=2; [ $prog = calls ] && nprofiles=1
 	python3 - $prog.json $prog.folded $nprofiles $schema <<'PY' || fail "$prog: speedscope file differs from grind.folded"
 import json, re, sys
@@ -94,7 +96,7 @@ PY
 done
 
 # spawn's processes: pid labels (the parent; the child, before and after its exec)
-if command -v go >/dev/null 2>&1; then
+if [ -n "$have_go" ]; then
 	go tool pprof -traces spawn.pb.gz 2>/dev/null | python3 "$X/pprof_traces.py" --root labels |
 		sed 's/;.*//' | sort -u >labels
 	[ "$(cut -d/ -f1,2 labels | sort -u | wc -l)" = 3 ] || { cat labels; fail "spawn: not 3 comm/pid pairs"; }
@@ -107,7 +109,8 @@ fi
 # tool's directory (build/asan/grind/lib against build/grind/lib), and the start-up code's
 # string work on them makes the count depend on its length (/bin/true: 109,961, 110,288
 # and 110,477 instructions from copies at 3 path lengths); this failed in a fresh root
-if [ -x "${TEPHRA_ASAN:-}" ] && command -v go >/dev/null 2>&1; then
+[ -x "${TEPHRA_ASAN:-}" ] || partial "no ASan build (make asan): its export not checked"
+if [ -x "${TEPHRA_ASAN:-}" ] && [ -n "$have_go" ]; then
 	"${same_env[@]}" "$TEPHRA_ASAN" grind --no-svg -o asan.folded -- ./calls 2>asan.err ||
 		{ cat asan.err; fail "ASan build: tephra grind failed"; }
 	"${same_env[@]}" "$TEPHRA_ASAN" grind --no-svg -f pprof -o asan.pb.gz -- ./calls 2>>asan.err ||

@@ -12,7 +12,7 @@ set -u
 : "${TOP:?}" "${TEPHRA:?}" "${TEST_TMP:?}"
 PROGS=$TOP/tests/grind/progs
 
-skip() { echo "$*"; exit 77; }
+. "$TOP/tests/skips.sh"
 fail() { echo "FAIL: $*"; exit 1; }
 
 command -v valgrind >/dev/null || skip "valgrind is not installed"

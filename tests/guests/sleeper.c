@@ -1,6 +1,9 @@
-/* sleeper.c - works, sleeps a second and a half, works again: long enough for a test to
- * read a checkpoint of the profile while the guest is still running. */
-#include <time.h>
+/* sleeper.c - works, waits until the test says go on, works again: a test reads a
+ * checkpoint of the profile while the guest is still running, by construction (the guest
+ * cannot end before the test has seen one).  Usage: sleeper FIFO (it reads a line from
+ * FIFO between the two halves of its work). */
+#include <fcntl.h>
+#include <unistd.h>
 
 __attribute__((noinline)) long spin(long n)
 {
@@ -12,11 +15,18 @@ __attribute__((noinline)) long spin(long n)
 
 volatile long sink;
 
-int main(void)
+int main(int argc, char **argv)
 {
+	char c;
+	int fd;
+
+	if (argc < 2)
+		return 2;
 	sink = spin(200000);
-	struct timespec ts = { 1, 500000000 };
-	nanosleep(&ts, 0);
+	fd = open(argv[1], O_RDONLY);
+	if (fd < 0 || read(fd, &c, 1) != 1)
+		return 3;
+	close(fd);
 	sink += spin(200000);
 	return 0;
 }

@@ -20,7 +20,8 @@ expect 2 "'--out=x' is not a Valgrind option" "$T" grind --valgrind-opt=--out=x 
 expect 2 "'x' is not a Valgrind option" "$T" grind --valgrind-opt=x true
 expect 2 "" "$T" grind --bogus true
 expect 2 "" "$T" grind -o
-if [ -f "$TOP/build/grind/lib/VERSION" ] && command -v valgrind > /dev/null; then
+if want_tool valgrind "grind's output errors" &&
+	{ [ -f "$TOP/build/grind/lib/VERSION" ] || partial "the grind tool is not built: grind's output errors not checked"; }; then
 	expect 1 "/nonexistent/x: cannot write: No such file" "$T" grind -o /nonexistent/x true
 	expect 1 "/nonexistent/x.svg: cannot write: No such file" "$T" grind --svg=/nonexistent/x.svg true
 	expect 1 "$TEST_TMP: cannot write: Is a directory" "$T" grind --svg="$TEST_TMP" true
@@ -70,7 +71,7 @@ expect 1 "/nonexistent/y.svg: cannot write" "$T" record -o /nonexistent/y.svg --
 expect 1 "/nonexistent/p.data: cannot write" "$T" record -d /nonexistent/p.data -- true
 expect 1 "$TEST_TMP: cannot write: Is a directory" "$T" record -d "$TEST_TMP" -- true
 # A perf that fails leaves the last recording in place: it must not be drawn again.
-if command -v perf > /dev/null && perf record -q -e cpu-clock -o probe.data -- true 2>/dev/null; then
+if perf_can_record -e cpu-clock || partial "$PERF_PROBE_ERR: a failed record's leftovers not checked"; then
 	busy='i=0; while [ $i -lt 100000 ]; do i=$((i+1)); done'
 	"$T" record -F 4999 -d old.data -o old.svg -- sh -c "$busy" > /dev/null 2>&1 ||
 		fail "a plain record failed"

@@ -4,7 +4,7 @@
 # expected failure an error line on stderr that names the input file.
 set -u
 fail() { echo "FAIL: $*"; exit 1; }
-skip() { echo "$1"; exit 77; }
+. "$TOP/tests/skips.sh"
 command -v python3 >/dev/null || skip "python3 not installed"
 [ -x "$TEPHRA_ASAN" ] || fail "$TEPHRA_ASAN not built (make asan)"
 cd "$TEST_TMP" || exit 1

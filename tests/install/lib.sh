@@ -4,7 +4,7 @@ set -u
 export LC_ALL=C
 cd "$TEST_TMP" || exit 1
 
-skip() { echo "$*"; exit 77; }
+. "$TOP/tests/skips.sh"
 fail() { echo "FAIL: $*"; exit 1; }
 
 VERSION=$(cat "$TOP/VERSION")

@@ -4,10 +4,7 @@
 # in burn(), and writes perf.data and a flame graph naming burn; the installed
 # `tephra fold` of that perf.data has burn on main's path.
 . "$TOP/tests/install/lib.sh"
-command -v perf >/dev/null || skip "perf is not installed (Debian: linux-perf)"
-perf record -q -N -o probe.data -- true >/dev/null 2>&1 ||
-	skip "perf record is not permitted here (kernel.perf_event_paranoid?)"
-rm -f probe.data
+need_perf_record
 
 install_into "$TEST_TMP/root"
 T=$TEST_TMP/root/usr/local/bin/tephra

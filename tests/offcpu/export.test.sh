@@ -29,7 +29,7 @@ for opt in --off-cpu --wall "--wall --preempted"; do
 	[ -s "$name.folded" ] || { fail "$name: tephra fold folded nothing"; continue; }
 	total=$(awk '{ t += $NF } END { printf "%.0f\n", t }' "$name.folded")
 
-	if command -v go >/dev/null 2>&1; then
+	if want_tool go "$name: pprof" "Debian: golang-go"; then
 		"$TEPHRA" export -f pprof -o "$name.pb.gz" $opt oc.data 2>"$name.pprof.err" ||
 			{ fail "$name: tephra export -f pprof failed: $(head -n 3 "$name.pprof.err")"; continue; }
 		go tool pprof -traces -unit=ns "$name.pb.gz" 2>"$name.go.err" |
@@ -40,8 +40,6 @@ for opt in --off-cpu --wall "--wall --preempted"; do
 		go tool pprof -raw "$name.pb.gz" 2>/dev/null >"$name.raw"
 		grep -q "^samples/count $kind/nanoseconds\[dflt\]" "$name.raw" ||
 			fail "$name: sample types are not samples/count, $kind/nanoseconds: $(grep -A1 '^Samples' "$name.raw" | tail -n 1)"
-	else
-		echo "not checked: pprof (go is not installed; Debian: golang-go)"
 	fi
 
 	"$TEPHRA" report --json -n 0 $opt oc.data >"$name.json" 2>"$name.report.err" ||
@@ -50,7 +48,7 @@ for opt in --off-cpu --wall "--wall --preempted"; do
 	[ "$got" = "$total nanoseconds" ] && echo "ok: $name: report total $got" ||
 		fail "$name: report total is '$got', fold's $total nanoseconds"
 
-	if command -v callgrind_annotate >/dev/null 2>&1; then
+	if want_tool callgrind_annotate "$name: callgrind" "Debian: valgrind"; then
 		"$TEPHRA" export -f callgrind -o "$name.cg" $opt oc.data 2>"$name.cg.err" ||
 			{ fail "$name: tephra export -f callgrind failed: $(head -n 3 "$name.cg.err")"; continue; }
 		callgrind_annotate --inclusive=yes --threshold=100 "$name.cg" >"$name.ann" 2>"$name.ann.err" ||

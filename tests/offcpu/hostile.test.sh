@@ -12,9 +12,16 @@ script() {
 		-F comm,tid,time,event,trace,period,ip,sym 2>/dev/null
 }
 
-# a thread that never switches back in: `sleep 3` is still asleep when sh (the
-# recorded command) exits and perf stops
-record end.data -e sched:sched_switch --switch-events --call-graph dwarf -- sh -c 'sleep 3 & sleep 0.3'
+# a thread that never switches back in, by construction: a background subshell says it
+# runs (end.ready) and blocks opening a FIFO (end.hold) nobody opens while perf runs; sh
+# (the recorded command) exits once /proc shows it asleep (S), and perf stops.  It is
+# released afterwards.  (Was `sleep 3 & sleep 0.3`: both wall times.)
+mkfifo end.ready end.hold
+record end.data -e sched:sched_switch --switch-events --call-graph dwarf -- sh -c \
+	'{ echo >end.ready; read x <end.hold; } & read y <end.ready
+	 i=0; while [ $i -lt 100000 ] && [ "$(cut -d" " -f3 /proc/$!/stat)" != S ]; do i=$((i+1)); done'
+exec 3<>end.hold
+exec 3>&-
 script end.data | python3 "$TOP/tests/offcpu/oracle.py" offcpu - >end.expected
 "$TEPHRA" fold -q --off-cpu end.data >end.folded 2>end.err || fail "end: tephra fold failed: $(head -n 3 end.err)"
 { python3 "$TOP/tests/offcpu/by_marker.py" - <end.folded

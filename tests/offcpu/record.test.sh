@@ -49,7 +49,7 @@ done
 
 # unprivileged: refused before perf runs, saying what it needs
 paranoid=$(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null || echo 2)
-if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null && [ "$paranoid" -gt -1 ]; then
+if [ "$(id -u)" = 0 ] && want_tool setpriv "the unprivileged refusal" util-linux && [ "$paranoid" -gt -1 ]; then
 	mkdir -m 777 np && cd np || exit 1
 	setpriv --reuid=65534 --regid=65534 --clear-groups "$TEPHRA" record --off-cpu -- true \
 		>out.txt 2>err.txt

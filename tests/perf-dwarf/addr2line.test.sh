@@ -8,7 +8,7 @@
 set -u
 : "${TEPHRA:?}" "${TOP:?}" "${TEST_TMP:?}"
 export LC_ALL=C
-skip() { echo "$*"; exit 77; }
+. "$TOP/tests/skips.sh"
 command -v addr2line >/dev/null 2>&1 || skip "addr2line is not installed (Debian: binutils)"
 command -v python3 >/dev/null 2>&1 || skip "python3 is not installed"
 LIB=$TOP/build/libtephra-internal.a
@@ -34,7 +34,7 @@ debug_file() {
 
 check() { # NAME FILE
 	local name=$1 file=$2
-	[ -f "$file" ] || { echo "note: $name: $file absent, not checked"; return; }
+	[ -f "$file" ] || { partial "$name: $file absent, not checked"; return; }
 	readelf -sW "$file" 2>/dev/null | python3 -c '
 import sys
 seen = set()
@@ -69,8 +69,9 @@ check libstdc++ "$(readlink -f /usr/lib/x86_64-linux-gnu/libstdc++.so.6)"
 check templates "$TEST_TMP/workloads/templates"
 check recurse "$TEST_TMP/workloads/recurse"
 [ -x "$TEST_TMP/workloads/spin" ] && check rust "$TEST_TMP/workloads/spin"
-if command -v g++ >/dev/null 2>&1 &&
-	g++ -O2 -g -o "$TEST_TMP/cxx" "$TOP/tests/symbol/progs/cxx_templates.cpp" 2>/dev/null; then
+if want_tool g++ "cxx-O2"; then
+	g++ -O2 -g -o "$TEST_TMP/cxx" "$TOP/tests/symbol/progs/cxx_templates.cpp" ||
+		{ echo "FAIL: g++ cannot build tests/symbol/progs/cxx_templates.cpp"; exit 1; }
 	check cxx-O2 "$TEST_TMP/cxx"
 fi
 [ "$checked" -gt 0 ] || skip "no object could be checked"

@@ -17,11 +17,20 @@ fi
 
 # The target runs until it is killed, so it is alive for the whole recording however
 # long perf takes to attach on a busy machine (it once ended first: perf then fails).
+# Attached once it runs recurse (its exec done), and for 200 ms of the target's own CPU
+# time (utime+stime, in clock ticks), not wall time that a loaded machine leaves empty.
+# (The sleeps pace the looks; the bounds, 2 minutes, only stop a broken run.)
 "$WL/recurse" 600000 >/dev/null &
 pid=$!
-sleep 0.2
 trap 'kill "$pid" 2>/dev/null' EXIT
-record "$TEST_TMP/attach.data" -g -p "$pid" -- sleep 0.4
+for _ in $(seq 12000); do
+	[ "$(readlink "/proc/$pid/exe")" = "$(readlink -f "$WL/recurse")" ] && break
+	sleep 0.01
+done
+ticks() { awk '{ print $14 + $15 }' "/proc/$pid/stat"; }
+want=$(( $(ticks) + 20 * $(getconf CLK_TCK) / 100 ))
+record "$TEST_TMP/attach.data" -g -p "$pid" -- sh -c \
+	"i=0; while [ \$i -lt 1200 ] && [ \$(awk '{ print \$14 + \$15 }' /proc/$pid/stat) -lt $want ]; do i=\$((i+1)); sleep 0.1; done"
 kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null
 check_script attach "$TEST_TMP/attach.data"
 check_fold attach "$TEST_TMP/attach.data" "" ""

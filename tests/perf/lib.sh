@@ -9,15 +9,12 @@ HERE=$TOP/tests/perf
 WL=$TEST_TMP/workloads
 export LC_ALL=C
 
-skip() { echo "$*"; exit 77; }
+. "$TOP/tests/skips.sh"
 
-# Skips the test unless perf can record here (installed, permitted).
+# Skips the test unless perf can record here (installed, permitted; tests/skips.sh).
 need_perf() {
-	command -v perf >/dev/null 2>&1 || skip "perf is not installed (Debian: linux-perf)"
-	command -v python3 >/dev/null 2>&1 || skip "python3 is not installed"
-	perf record -q -N -o "$TEST_TMP/probe.data" -- true >/dev/null 2>&1 ||
-		skip "perf record is not permitted here (kernel.perf_event_paranoid?)"
-	rm -f "$TEST_TMP/probe.data"
+	need_tool python3
+	need_perf_record
 }
 
 build_workloads() {
@@ -29,6 +26,16 @@ record() {
 	local out=$1; shift
 	perf record -q -N -o "$out" "$@" >"$TEST_TMP/record.log" 2>&1 || {
 		echo "perf record $* failed:"; cat "$TEST_TMP/record.log"; exit 1; }
+}
+
+# record_from_main OUT PERF-RECORD-ARGS... -- COMMAND...: as record, with the events
+# off until the workload's main() switches them on (tests/workloads/perf_ctl.h; the
+# COMMAND must call perf_ctl_enable): no sample of the dynamic loader, by construction.
+record_from_main() {
+	local out=$1 ctl=$TEST_TMP/perf-ctl.$$; shift
+	rm -f "$ctl"; mkfifo "$ctl" || { echo "mkfifo $ctl failed"; exit 1; }
+	TEPHRA_PERF_CTL=$ctl record "$out" -D -1 --control "fifo:$ctl" "$@"
+	rm -f "$ctl"
 }
 
 failures=0
@@ -101,12 +108,10 @@ fold_invariants() {
 			fail "$name: tephra script failed: $(head -n 3 "$out.script.err")"
 		fi
 	fi
-	if command -v taskset >/dev/null 2>&1; then
+	if want_tool taskset "$name: one-CPU fold" util-linux; then
 		taskset -c 0 "$bin" fold "$@" "$data" >"$out.cpu0" 2>/dev/null ||
 			fail "$name: taskset -c 0 tephra fold failed"
 		same_bytes "$name: fold on CPU 0 == fold" "$out.fold" "$out.cpu0"
-	else
-		echo "note: taskset is not installed, $name: one-CPU fold not checked"
 	fi
 }
 

@@ -35,11 +35,9 @@ record "$TEST_TMP/f.data" -g -- "$WL/forkexec" "$WL/threads" 100
 check_foreach fp "$TEST_TMP/f.data"
 # DWARF, C++ names decided by addr2line's memory of earlier questions
 # (tests/perf-dwarf/sort_pairs.cpp): the per-sample iteration asks in fold's order
-if command -v g++ >/dev/null 2>&1; then
+if want_tool g++ "the DWARF recording"; then
 	g++ -O2 -g -o "$TEST_TMP/sort_pairs" "$TOP/tests/perf-dwarf/sort_pairs.cpp" || exit 1
 	record "$TEST_TMP/d.data" -e cpu-clock -F 2000 --call-graph dwarf -- "$TEST_TMP/sort_pairs" 300
 	check_foreach dwarf "$TEST_TMP/d.data"
-else
-	echo "note: g++ is not installed, DWARF recording not checked"
 fi
 finish

@@ -29,7 +29,7 @@ check_script comms-filter-fork "$TEST_TMP/fork.data" --comms recurse
 # a filter given twice: the last one counts, as in perf, and the first is freed (the ASan
 # build's leak check failed both commands before)
 asan=$TEPHRA_ASAN
-[ -x "$asan" ] || { echo "note: no ASan build, leaks of repeated filters not checked"; asan=$TEPHRA; }
+[ -x "$asan" ] || { partial "no ASan build (make asan): leaks of repeated filters not checked"; asan=$TEPHRA; }
 tids=$(perf script -i "$T" -F tid 2>/dev/null | tr -d ' ' | sort -u | paste -sd,)
 TEPHRA_BIN=$asan check_script filters-twice "$T" --comms worker-a --comms "worker 2,worker-a" --tid 1 --tid "$tids"
 

@@ -33,12 +33,10 @@ bad=$(grep -o '<title>[^<]*</title>' "$TEST_TMP/clock.svg" | grep -cvE ' \([0-9]
 "$TEPHRA" flamegraph --flamechart "$TEST_TMP/clock.data" -o "$TEST_TMP/chart.svg" 2>/dev/null || fail "flamechart failed"
 has "$TEST_TMP/chart.svg" "<title>all ($ms, $n samples, 100%)</title>"
 # the search total, in the page's own script (node, when installed)
-if command -v node >/dev/null 2>&1; then
+if want_tool node "the search total's unit" "Debian: nodejs"; then
 	sed -n '/<script><!\[CDATA\[/,/\]\]><\/script>/p' "$TEST_TMP/clock.svg" | sed '1d;$d' >"$TEST_TMP/page.js"
 	got=$(cd "$TEST_TMP" && node -e 'var window = { addEventListener() {} }, document = {}; eval(require("fs").readFileSync("page.js", "utf8")); console.log(amount(C.total));')
 	[ "$got" = "$ms" ] && echo "ok: search total $got" || fail "search total: '$got', expected '$ms'"
-else
-	echo "note: node is not installed, the search total's unit is not checked"
 fi
 # --weight samples: counts are samples; --countname wins
 "$TEPHRA" flamegraph --weight samples "$TEST_TMP/clock.data" -o "$TEST_TMP/w.svg" 2>/dev/null || fail "--weight samples failed"

@@ -15,7 +15,7 @@ require_perf
 cd "$TEST_TMP" || exit 1
 export -f burn
 BIN=${TEPHRA_ASAN:-}
-[ -x "$BIN" ] || { echo "note: no ASan build, using $TEPHRA"; BIN=$TEPHRA; }
+[ -x "$BIN" ] || { partial "no ASan build (make asan): the plain build checked instead"; BIN=$TEPHRA; }
 
 perf record -q -g -o g.data -- bash -c burn >/dev/null 2>&1 || { echo "perf record failed"; exit 1; }
 perf record -q -z -g -o z.data -- bash -c burn >/dev/null 2>&1 || exit 1
@@ -148,20 +148,26 @@ for i in 1 2 3 4 5 6 7 8; do
 	run_bad rnd.data any
 done
 # a perf record killed before it finished: data size 0, no feature sections.  perf warns
-# and reads nothing; so must tephra (exit 0, a warning, no records).
-perf record -q -g -o killed.data -- sleep 1 >/dev/null 2>&1 &
+# and reads nothing; so must tephra (exit 0, a warning, no records).  Killed while its
+# workload runs, by construction: the workload says it runs (its pid, through a FIFO; perf
+# wrote the header before starting it) and then waits on another FIFO that nobody opens
+# until it is killed too.  -t only bounds a broken run; it synchronizes nothing.
+mkfifo k.ready k.hold
+perf record -q -g -o killed.data -- sh -c 'echo $$ >k.ready; read x <k.hold' >/dev/null 2>&1 &
 rec_pid=$!
-sleep 0.5
-kill -9 "$rec_pid" 2>/dev/null
-wait "$rec_pid" 2>/dev/null
-if [ "$(rd64 killed.data 48)" = 0 ]; then
+if read -r -t 300 wl_pid <k.ready; then
+	kill -9 "$rec_pid"
+	wait "$rec_pid" 2>/dev/null
+	kill -9 "$wl_pid"
+	[ "$(rd64 killed.data 48)" = 0 ] || { echo "killed.data: data size $(rd64 killed.data 48), not 0"; fail=1; }
 	run_bad killed.data ok
 	grep -q 'warning: .*data size is 0' err.txt || { echo "killed.data: no warning"; fail=1; }
 	n_perf=$(perf script -D -i killed.data 2>/dev/null | grep -c 'PERF_RECORD_')
 	n_tephra=$("$BIN" stat --records killed.data 2>/dev/null | wc -l)
 	[ "$n_perf" = "$n_tephra" ] || { echo "killed.data: perf shows $n_perf records, tephra $n_tephra"; fail=1; }
 else
-	echo "note: perf record finished before it could be killed"
+	kill -9 "$rec_pid" 2>/dev/null
+	echo "killed.data: perf record's workload never started"; fail=1
 fi
 echo "$runs runs"
 exit $fail

@@ -76,11 +76,32 @@ canon_tephra() {
 	END { flush() }'
 }
 
-# Skips the test (exit 77) unless perf can record here.
-require_perf() {
-	command -v perf >/dev/null || { echo "perf is not installed"; exit 77; }
-	perf record -o "$TEST_TMP/probe.data" -- true >/dev/null 2>&1 ||
-		{ echo "perf record does not work here (perf_event_paranoid?)"; exit 77; }
+# Skips the test unless perf can record here (tests/skips.sh: fails when strict).
+. "$TOP/tests/skips.sh"
+require_perf() { need_perf_record; }
+
+# record_lossy OUT: a recording that loses samples (LOST_SAMPLES records) by construction,
+# in the current directory: a one-page buffer, and perf stopped (SIGSTOP) while its
+# workload runs ~300,000 shell loop steps with a sample every 100 us of CPU time:
+# thousands of samples with call chains, a few dozen fit (~6600 lost here).  The workload
+# says when it starts and ends through FIFOs (no sleeps); read -t only bounds a broken run.
+# (perf record -a -F 20000 -m 1 -- sleep 0.3 lost samples only on a busy machine.)
+record_lossy() {
+	local out=$1 perf_pid
+	rm -f lossy.ready lossy.go lossy.done
+	mkfifo lossy.ready lossy.go lossy.done || exit 1
+	perf record -q -m 1 -g -e cpu-clock -c 100000 -o "$out" -- sh -c \
+		'echo $$ >lossy.ready; read x <lossy.go; i=0; while [ $i -lt 300000 ]; do i=$((i+1)); done; echo >lossy.done' \
+		>/dev/null 2>lossy.err &
+	perf_pid=$!
+	read -r -t 300 _ <lossy.ready || { cat lossy.err; echo "the lossy recording's workload did not start"; exit 1; }
+	kill -STOP "$perf_pid"
+	echo go >lossy.go
+	read -r -t 300 _ <lossy.done || { kill -CONT "$perf_pid"; echo "the lossy recording's workload did not end"; exit 1; }
+	kill -CONT "$perf_pid"
+	wait "$perf_pid" || { cat lossy.err; echo "perf record (lossy) failed"; exit 1; }
+	perf report -i "$out" --stats 2>/dev/null | grep -Eq '^ *LOST(_SAMPLES)? events:' ||
+		{ echo "FAIL: $out: the lossy recording lost nothing"; exit 1; }
 }
 
 # A small CPU-bound workload with two threads of work (two shells).

@@ -3,7 +3,7 @@
 # pid/tid, ip, period, callchain, user registers and user stack), must equal what
 # `perf script -D` dumps for the same file, and the samples must come in the order plain
 # `perf script` prints them: frame-pointer, compressed (-z), pipe-mode (plain and -z),
-# two-event, system-wide (-a), DWARF, lossy high-rate and directory (--threads)
+# two-event, system-wide (-a), DWARF, lossy (lib.sh record_lossy) and directory (--threads)
 # recordings made here with the machine's perf.
 set -u
 . "$(dirname "$0")/lib.sh"
@@ -21,8 +21,8 @@ perf record -q -g -o - -- bash -c burn > p.data 2>/dev/null || { echo "pipe reco
 record two -e cpu-clock -e task-clock -o two.data -- bash -c burn
 record a -a -g -o a.data -- sleep 0.2
 record d --call-graph dwarf,4096 -o d.data -- bash -c burn
-# system-wide at a high rate into a one-page buffer: many rounds, lost samples
-record l -a -F 20000 -m 1 -g -o l.data -- sleep 0.3
+# a one-page buffer read late: many rounds, lost samples (by construction: lib.sh)
+record_lossy l.data
 perf record -q -z -g -o - -- bash -c burn > zp.data 2>/dev/null || { echo "pipe -z record failed"; exit 1; }
 # a perf.data directory: one data.N file per recording thread
 record t --threads -a -g -o t.data -- sleep 0.3

@@ -6,17 +6,14 @@
 set -u
 : "${TEPHRA:?}" "${TOP:?}" "${TEST_TMP:?}"
 export LC_ALL=C
-skip() { echo "$*"; exit 77; }
+. "$TOP/tests/skips.sh"
 failures=0
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 finish() { [ "$failures" -eq 0 ] || { echo "$failures check(s) failed"; exit 1; }; exit 0; }
 
 need_perf() {
-	command -v perf >/dev/null 2>&1 || skip "perf is not installed (Debian: linux-perf)"
-	command -v cc >/dev/null 2>&1 || skip "no C compiler"
-	perf record -q -N -o "$TEST_TMP/probe.data" --call-graph dwarf -- true >/dev/null 2>&1 ||
-		skip "perf record --call-graph dwarf is not permitted here (kernel.perf_event_paranoid?)"
-	rm -f "$TEST_TMP/probe.data"
+	need_tool cc
+	need_perf_record --call-graph dwarf
 }
 
 # record OUT PERF-RECORD-ARGS... -- COMMAND...

@@ -72,7 +72,7 @@ done
 
 # on a terminal the progress line ("tephra: 100%", no newline) is wiped before the block
 # (util-linux's script(1); "command": this file's own script() is tephra script)
-if command -v script >/dev/null 2>&1; then
+if want_tool script "the block on a terminal" "util-linux"; then
 	command script -qc "'$TEPHRA' script '$TEST_TMP/cut.data' >/dev/null" /dev/null >"$TEST_TMP/tty.err" </dev/null
 	grep -aqF 'tephra: 100%' "$TEST_TMP/tty.err" || fail "tty: no progress line on the pseudo-terminal (nothing tested)"
 	grep -aq '%tephra script: stack quality' "$TEST_TMP/tty.err" && fail "tty: the block starts on the progress line"

@@ -11,11 +11,12 @@ d=$TEST_TMP
 T=$TEPHRA
 failures=0
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
-command -v python3 >/dev/null || { echo "skip: python3 is not installed"; exit 77; }
-command -v perf >/dev/null || { echo "skip: perf is not installed"; exit 77; }
+. "$TOP/tests/skips.sh"
+need_tool python3
+need_perf_record -e cpu-clock
 cd "$d" || exit 1
 perf record -q -N -g -e cpu-clock -o perf.data -- sh -c 'i=0; while [ $i -lt 200000 ]; do i=$((i+1)); done' \
-	>/dev/null 2>&1 || { echo "skip: perf record is not permitted here"; exit 77; }
+	>rec.log 2>&1 || { cat rec.log; echo "FAIL: perf record failed"; exit 1; }
 on_terminal() { python3 "$TOP/tests/render/on_terminal.py" "$@"; }
 
 # flamegraph, nothing given, terminals all round: ./perf.data into ./flame.svg

@@ -6,7 +6,7 @@
 need_perf
 cd "$TEST_TMP"
 gcc -O2 -g -o inl "$PROGS/inline_chain.c" || fail build
-command -v g++ >/dev/null && { g++ -O2 -g -o cxx "$PROGS/cxx_templates.cpp" || fail "build c++"; }
+want_tool g++ "the C++ program" && { g++ -O2 -g -o cxx "$PROGS/cxx_templates.cpp" || fail "build c++"; }
 run() { # name cmd...
 	local name=$1; shift
 	perf --buildid-dir "$BID" record -q -e cpu-clock -F 1000 --call-graph dwarf,16384 \

@@ -28,11 +28,11 @@ expect_line sys.data "\[unknown\] \(\[kernel\.kallsyms\]\)$"
 expect_line sys.data "main\+0x[0-9a-f]+ \($TEST_TMP/sys\)$"
 compare sys.data
 
-if grep -Eq "[^ ]+\+0x[0-9a-f]+ \(\[vdso\]\)$" sys.data.script; then
-	rm -rf "$BID/[vdso]"
-	find "$BID/.build-id" -lname '*vdso*' -delete 2>/dev/null
-	compare sys.data
-	expect_line sys.data "\[unknown\] \(\[vdso\]\)$"
-else
-	echo "note: no named vdso frame sampled; vdso fallback not checked"
-fi
+# 1.2 million clock_gettime calls: ~10% of the samples have a named vdso frame here
+# (142 of 1435), so none at all is a failure, not a check to leave out
+grep -Eq "[^ ]+\+0x[0-9a-f]+ \(\[vdso\]\)$" sys.data.script ||
+	fail "perf script names no vdso frame in $(grep -c 'cpu-clock' sys.data.script) samples"
+rm -rf "$BID/[vdso]"
+find "$BID/.build-id" -lname '*vdso*' -delete 2>/dev/null
+compare sys.data
+expect_line sys.data "\[unknown\] \(\[vdso\]\)$"

@@ -7,16 +7,13 @@ LOOKUP_ASAN=$TOP/build/asan/tests/symbol_lookup
 PROGS=$TOP/tests/symbol/progs
 BID=$TEST_TMP/buildid-cache     # private perf build-id cache, so tests don't share ~/.debug
 
-skip() { echo "$*"; exit 77; }
+. "$TOP/tests/skips.sh"
 fail() { echo "FAIL: $*"; exit 1; }
 
 need_perf() {
-	command -v perf >/dev/null 2>&1 || skip "perf not installed"
-	command -v python3 >/dev/null 2>&1 || skip "python3 not installed"
+	need_tool python3
 	[ -x "$LOOKUP" ] || fail "$LOOKUP not built"
-	perf record -q -e cpu-clock -o "$TEST_TMP/probe.data" -- true >/dev/null 2>&1 ||
-		skip "perf record not permitted here (perf_event_paranoid?)"
-	rm -f "$TEST_TMP/probe.data"
+	need_perf_record -e cpu-clock
 }
 
 # record OUT.data CMD... : a call-graph recording into the private build-id cache.

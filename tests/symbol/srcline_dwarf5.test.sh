@@ -60,7 +60,7 @@ python3 "$TOP/tests/symbol/compare_srcline.py" perf.script perf.bids "$LOOKUP" >
 tail -n 1 compare.out
 
 # DWARF's answer: llvm-addr2line reads entry 1 as DWARF 5 means it
-if command -v llvm-addr2line >/dev/null 2>&1; then
+if want_tool llvm-addr2line "DWARF's answer" "Debian: llvm"; then
 	cut -d' ' -f1 frames.txt | llvm-addr2line -e "$dbg" | sed -E 's/ \(discriminator [0-9]+\)$//; s#^.*/##' >llvm.txt
 	grep -q "^dl-cacheinfo.h:" llvm.txt || fail "llvm-addr2line names no row dl-cacheinfo.h"
 	cut -d' ' -f2 frames.txt | awk -v dso="$ldso" -v bid="$bid" '{ print dso, bid, $1 }' |
@@ -70,6 +70,4 @@ if command -v llvm-addr2line >/dev/null 2>&1; then
 		fail "dso_srcline differs from llvm-addr2line"
 	fi
 	echo "ok: $(wc -l <ours.txt) addresses: dso_srcline is llvm-addr2line's answer"
-else
-	echo "note: llvm-addr2line is not installed (Debian: llvm): DWARF's answer not checked"
 fi

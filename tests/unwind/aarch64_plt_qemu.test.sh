@@ -18,8 +18,9 @@ set -u
 work=${TEST_TMP:-$(mktemp -d)}
 cross=aarch64-linux-gnu
 cc=$cross-gcc nm=$cross-nm objdump=$cross-objdump readelf=$cross-readelf
+. "$TOP/tests/skips.sh"
 for tool in $cc $nm $objdump $readelf qemu-aarch64; do
-	command -v $tool >/dev/null || { echo "$tool is not installed (scripts/install-deps test)"; exit 77; }
+	need_tool $tool "scripts/install-deps test"
 done
 sysroot=/usr/aarch64-linux-gnu
 prog=$TOP/tests/unwind/progs/aarch64_plt_capture.c
@@ -30,12 +31,10 @@ done
 [ ${#drivers[@]} -gt 0 ] || { echo "build/unwind/unwind-capture is not built"; exit 1; }
 
 linkers=(gnu)
-if command -v ld.lld >/dev/null; then
+if want_tool ld.lld "lld's PLT" "Debian: lld"; then
 	# the cross gcc finds ld.lld through -B (it has no --ld-path)
 	mkdir -p "$work/lldbin" && ln -sf "$(command -v ld.lld)" "$work/lldbin/ld.lld"
 	linkers+=(lld)
-else
-	echo "note: ld.lld is not installed (Debian: lld): only GNU ld checked"
 fi
 
 # section_field BIN SECTION N: field N (1 name, 2 type, 3 address, 4 offset, 5 size) of

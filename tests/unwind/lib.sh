@@ -29,6 +29,20 @@
 #   and with --libdwfl-only (no cached CFI rows) print the same.  Leaves
 #   $WORK/ours.stats (our summary).
 
+. "$TOP/tests/skips.sh"
+
+# keep_recording WORK WHAT: after a failed comparison, copies WORK's perf.data with both
+# sides' text (perf.txt, ours.txt, ours.stats) to a directory it prints (under build/kept,
+# or TEPHRA_KEEP_DIR), so a rare failure can be diagnosed from its own recording: the
+# scratch directory is removed when the test ends.
+keep_recording() {
+	local work=$1 what=$2 dir
+	dir=${TEPHRA_KEEP_DIR:-$TOP/build/kept}/$what.$(date -u +%Y%m%dT%H%M%S).$$
+	mkdir -p "$dir" && cp -p "$work/perf.data" "$dir/" &&
+		cp -p "$work"/perf.txt "$work"/ours.txt "$work"/ours.stats "$dir/" 2>/dev/null
+	echo "kept the recording of this failure in $dir (perf.data, perf.txt, ours.txt)"
+}
+
 unwind_setup() {
 	work=${TEST_TMP:-$(mktemp -d)}
 	dump=$TOP/build/unwind/unwind-dump
@@ -38,8 +52,7 @@ unwind_setup() {
 	fi
 	local t
 	for t in perf "$@"; do
-		command -v "$t" >/dev/null || {
-			echo "$t is not installed$([ "$t" = ld.lld ] && echo ' (Debian: lld)')"; exit 77; }
+		need_tool "$t" "$([ "$t" = ld.lld ] && echo 'Debian: lld')"
 	done
 }
 
@@ -47,6 +60,7 @@ unwind_record() {
 	if ! perf record -q --call-graph dwarf -o "$work/perf.data" "$@" >"$work/record.log" 2>&1; then
 		tail -n 3 "$work/record.log"
 		echo "perf record --call-graph dwarf does not work here"
+		strict_skips && exit 1
 		exit 77
 	fi
 }

@@ -18,4 +18,7 @@ t = time.process_time()
 while time.process_time() - t < 0.4:
     json.loads(json.dumps([{"a": i, "b": str(i)} for i in range(2000)]))
 '
-compare_with_perf "$work/perf.data" "$work"
+# A failure is kept (keep_recording): one sample of 444 once ended in perf's bogus frame
+# 0 with our walk doing none of what the comparator accepts there, cause unknown; the
+# next occurrence must come with its perf.data.
+compare_with_perf "$work/perf.data" "$work" || { keep_recording "$work" perf_oracle_python; exit 1; }
