@@ -36,7 +36,9 @@ int cmd_flamegraph(int argc, char **argv)
 	struct symbol_options syms = { 0 };
 
 	flame_cli_init(&c, "tephra flamegraph");
-	while ((opt = getopt_long(argc, argv, "hqo:", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "fhqo:", opts, NULL)) != -1) {
+		if (opt == 'f') /* perf's -f: --force */
+			opt = SYMBOL_O_FORCE;
 		if (symbol_cli_option(&syms, opt, optarg))
 			continue;
 		if (opt == 'q') {

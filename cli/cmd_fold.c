@@ -118,7 +118,9 @@ int cmd_fold(int argc, char **argv)
 	struct tephra_error err = { { 0 } };
 	const char *path = NULL;
 	int c, option, rc = 2, quiet = 0, from_text = 0, data_only = 0;
-	while ((c = getopt_long(argc, argv, "i:qh", opts, &option)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:qfh", opts, &option)) != -1) {
+		if (c == 'f') /* perf's -f: --force */
+			c = SYMBOL_O_FORCE;
 		if (symbol_cli_option(&syms, c, optarg)) {
 			data_only = 1;
 			continue;

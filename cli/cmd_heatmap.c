@@ -92,7 +92,7 @@ int cmd_heatmap(int argc, char **argv)
 	const char *path = NULL, *output = NULL;
 	int c, option, rc = 2;
 	struct heatmap *h = NULL;
-	while ((c = getopt_long(argc, argv, "o:h", opts, &option)) != -1) {
+	while ((c = getopt_long(argc, argv, "o:fh", opts, &option)) != -1) {
 		switch (c) {
 		case 'o':
 			output = optarg;
@@ -124,6 +124,8 @@ int cmd_heatmap(int argc, char **argv)
 			rc = 0;
 			goto out;
 		default:
+			if (c == 'f') /* perf's -f: --force */
+				c = SYMBOL_O_FORCE;
 			if (symbol_cli_option(&syms, c, optarg))
 				break;
 			if (export_source_is_option(c)) {

@@ -51,7 +51,7 @@ int cmd_report(int argc, char **argv)
 	int c, option, rc = 2;
 	char *end;
 	o.symbols = &syms;
-	while ((c = getopt_long(argc, argv, "s:n:h", opts, &option)) != -1) {
+	while ((c = getopt_long(argc, argv, "s:n:fh", opts, &option)) != -1) {
 		switch (c) {
 		case 's':
 			if (!strcmp(optarg, "sym"))
@@ -90,6 +90,8 @@ int cmd_report(int argc, char **argv)
 			usage(stderr);
 			goto out;
 		default:
+			if (c == 'f') /* perf's -f: --force */
+				c = SYMBOL_O_FORCE;
 			if (symbol_cli_option(&syms, c, optarg))
 				break;
 			if (export_source_option(&o, c, opts[option].name, optarg, WHO))

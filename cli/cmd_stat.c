@@ -25,6 +25,7 @@ struct stat_options {
 	int records;
 	int unordered;
 	int build_ids;
+	int force;
 };
 
 static void show_progress(void *arg, uint64_t done, uint64_t total)
@@ -38,14 +39,15 @@ static void show_progress(void *arg, uint64_t done, uint64_t total)
 
 static int usage(FILE *f, int rc)
 {
-	fprintf(f, "usage: tephra stat [--records [--unordered] | --build-ids] [FILE]\n"
+	fprintf(f, "usage: tephra stat [--records [--unordered] | --build-ids] [-f] [FILE]\n"
 		   "Reports on a perf.data file: the header facts, record counts by type, samples\n"
 		   "per event, lost events and samples and, for recordings with call graphs (DWARF\n"
 		   "or frame pointers), the quality of the stacks.\n\n"
 		   "  FILE         perf.data file (default ./perf.data, - = standard input)\n"
 		   "  --records    print every record, one line each, in time order\n"
 		   "  --unordered  with --records: in file order instead\n"
-		   "  --build-ids  print the build-ids the file lists (as perf buildid-list)\n");
+		   "  --build-ids  print the build-ids the file lists (as perf buildid-list)\n"
+		   "  -f, --force  read FILE even if root or you do not own it (as perf -f)\n");
 	return rc;
 }
 
@@ -59,6 +61,8 @@ static int parse_args(int argc, char **argv, struct stat_options *o)
 			o->unordered = 1;
 		else if (!strcmp(argv[i], "--build-ids"))
 			o->build_ids = 1;
+		else if (!strcmp(argv[i], "-f") || !strcmp(argv[i], "--force"))
+			o->force = 1;
 		else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
 			return usage(stdout, 0) + 1;
 		else if (argv[i][0] == '-' && argv[i][1])
@@ -168,6 +172,7 @@ int cmd_stat(int argc, char **argv)
 	if (rc)
 		return rc == 1 ? 0 : rc;
 	ro.unordered = o.unordered;
+	ro.force = o.force;
 	static const struct tephra_report progress = { stat_warn, show_progress, NULL, NULL };
 	static const struct tephra_report quiet = { stat_warn, NULL, NULL, NULL };
 	ro.report = &quiet;
@@ -203,7 +208,7 @@ int cmd_stat(int argc, char **argv)
 	perf_reader_close(r);
 	if (rc >= 0 && !o.build_ids && !o.records && strcmp(o.path, "-")) {
 		fflush(stdout);
-		rc = stack_quality_report_file(o.path, stdout, &err);
+		rc = stack_quality_report_file(o.path, o.force, stdout, &err);
 	}
 	if (spool_fd >= 0)
 		close(spool_fd);

@@ -24,6 +24,9 @@ int symbol_cli_option(struct symbol_options *o, int c, char *arg)
 	case SYMBOL_O_BUILDID_DIR:
 		o->buildid_dir = arg;
 		return 1;
+	case SYMBOL_O_FORCE:
+		o->force = 1;
+		return 1;
 	default:
 		return 0;
 	}
@@ -38,6 +41,8 @@ void symbol_cli_usage(FILE *f, int col)
 		{ "--kallsyms FILE", "kernel symbols from FILE, not /proc/kallsyms" },
 		{ "--buildid-dir DIR", "perf's build-id cache (default ~/.debug): e.g. where" },
 		{ "", "a `perf archive` tarball was unpacked" },
+		{ "--force", "read a perf.data or /tmp/perf-PID.map that root or" },
+		{ "", "you do not own (as perf -f; -f too where free)" },
 	};
 	for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++) {
 		int w = col - 6 - (int)strlen(lines[i][0]);

@@ -17,6 +17,7 @@
 #include <unistd.h>
 #include <zstd.h>
 
+#include "base/file_owner.h"
 #include "base/xalloc.h"
 #include "perfdata/page_prefetch.h"
 #include "perfdata/perf_bytes.h"
@@ -635,6 +636,11 @@ int perf_reader_open(struct perf_reader **out, const char *path,
 	r->path = xstrdup(strcmp(path, "-") ? path : "<stdin>");
 	if (opts)
 		r->opts = *opts;
+	if (strcmp(path, "-") && !r->opts.force && stat(path, &st) == 0 &&
+	    !file_owner_trusted(&st)) {
+		tephra_error_at(err, r->path, -1, FILE_OWNER_REFUSED);
+		goto fail;
+	}
 	if (strcmp(path, "-") && stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
 		if (perf_dir_open(r, path, err))
 			goto fail;

@@ -101,8 +101,9 @@ void stack_quality_print_full(const struct stack_quality *q, enum stack_quality_
 			      const struct perf_reader_stats *stats, FILE *out);
 
 /* The full section for a whole file, in a pass of its own (the frames named as
- * `perf script` names them): prints nothing when the stacks get no block.
- * Returns 0, or -1 with ERR. */
-int stack_quality_report_file(const char *path, FILE *out, struct tephra_error *err);
+ * `perf script` names them): prints nothing when the stacks get no block.  FORCE:
+ * perf -f (symbol_options.force).  Returns 0, or -1 with ERR. */
+int stack_quality_report_file(const char *path, int force, FILE *out,
+			      struct tephra_error *err);
 
 #endif

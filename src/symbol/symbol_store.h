@@ -35,6 +35,8 @@ struct symbol_options {
 	int root_flat;           /* with root_dir: perf's "--symfs DIR,flat", an object is
 				  * looked up as ROOT/its basename (debug_paths.h) */
 	int no_demangle;
+	int force;               /* perf -f: read a perf.data and /tmp/perf-PID.map files
+				  * that root or the user running tephra does not own */
 };
 
 enum dso_kind {

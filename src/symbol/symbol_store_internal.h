@@ -29,6 +29,9 @@ struct dso {
 	int mismatch;
 	char *refused;             /* the file under the root refused for its build-id,
 				    * to warn of (then NULL) on the looking-up thread */
+	char *skipped;             /* "PATH: why": the first file not opened (a FIFO, a
+				    * device, a map file of another user: named_file.h),
+				    * warned of the same way */
 	char *loaded_from;
 	struct symbol_table table;
 	uint64_t text_offset;      /* file offset -> ELF address, for DWARF */
