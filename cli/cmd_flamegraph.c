@@ -19,7 +19,7 @@ static void usage(FILE *f)
 		"goes to flame.svg.\n\n%s"
 		"  -q, --quiet         perf.data: no stack-quality report on stderr\n%s",
 		flame_cli_output_help, flame_cli_help);
-	symbol_cli_usage(f, 22);
+	symbol_cli_usage(f, 22, 1);
 }
 
 int cmd_flamegraph(int argc, char **argv)

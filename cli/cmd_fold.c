@@ -61,7 +61,7 @@ static void usage(FILE *f)
 		"      --wall             wall clock: on-CPU samples (cpu-clock/task-clock, ns) and\n"
 		"                         off-CPU time, under a leaf frame '[off-cpu: STATE]'\n"
 		"  -q, --quiet            no stack-quality report on stderr\n");
-	symbol_cli_usage(f, 25);
+	symbol_cli_usage(f, 25, 1);
 }
 
 /* --from-text: `perf script` text from PATH ("-" = standard input). */

@@ -39,7 +39,7 @@ static void usage(FILE *f)
 		"      --off-cpu, --wall, --preempted\n"
 		"                         refused: the page places on-CPU samples only\n"
 		EXPORT_SOURCE_HELP);
-	symbol_cli_usage(f, 25);
+	symbol_cli_usage(f, 25, 1);
 }
 
 enum { O_TITLE = 256, O_ROWS, O_STRICT };

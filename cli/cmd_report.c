@@ -27,7 +27,7 @@ static void usage(FILE *f)
 		"                         key, rows [{name, self, self_percent, total,\n"
 		"                         total_percent}]\n"
 		EXPORT_SOURCE_HELP EXPORT_SOURCE_OFFCPU_HELP);
-	symbol_cli_usage(f, 25);
+	symbol_cli_usage(f, 25, 1);
 }
 
 enum { O_SORT = 400, O_JSON };

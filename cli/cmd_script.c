@@ -36,7 +36,7 @@ static void usage(FILE *f)
 		"                       record, a killed perf record's file) is an error, not a\n"
 		"                       warning after the whole records\n"
 		"  -q, --quiet          no stack-quality report on stderr\n");
-	symbol_cli_usage(f, 23);
+	symbol_cli_usage(f, 23, 1);
 }
 
 int cmd_script(int argc, char **argv)

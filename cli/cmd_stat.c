@@ -39,7 +39,7 @@ static void show_progress(void *arg, uint64_t done, uint64_t total)
 
 static int usage(FILE *f, int rc)
 {
-	fprintf(f, "usage: tephra stat [--records [--unordered] | --build-ids] [-f] [FILE]\n"
+	fprintf(f, "usage: tephra stat [--records [--unordered] | --build-ids] [--force] [FILE]\n"
 		   "Reports on a perf.data file: the header facts, record counts by type, samples\n"
 		   "per event, lost events and samples and, for recordings with call graphs (DWARF\n"
 		   "or frame pointers), the quality of the stacks.\n\n"
@@ -47,7 +47,7 @@ static int usage(FILE *f, int rc)
 		   "  --records    print every record, one line each, in time order\n"
 		   "  --unordered  with --records: in file order instead\n"
 		   "  --build-ids  print the build-ids the file lists (as perf buildid-list)\n"
-		   "  -f, --force  read FILE even if root or you do not own it (as perf -f)\n");
+		   "  --force      read FILE even if root or you do not own it (as perf -f)\n");
 	return rc;
 }
 
@@ -61,7 +61,7 @@ static int parse_args(int argc, char **argv, struct stat_options *o)
 			o->unordered = 1;
 		else if (!strcmp(argv[i], "--build-ids"))
 			o->build_ids = 1;
-		else if (!strcmp(argv[i], "-f") || !strcmp(argv[i], "--force"))
+		else if (!strcmp(argv[i], "--force"))
 			o->force = 1;
 		else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
 			return usage(stdout, 0) + 1;

@@ -27,7 +27,8 @@ enum { SYMBOL_O_SYMFS = 500, SYMBOL_O_KALLSYMS, SYMBOL_O_BUILDID_DIR, SYMBOL_O_F
  * places are checked when the recording is opened (symbol_options_check). */
 int symbol_cli_option(struct symbol_options *o, int c, char *arg);
 
-/* The help lines of these options, the descriptions starting at column COL. */
-void symbol_cli_usage(FILE *f, int col);
+/* The help lines of these options, the descriptions starting at column COL;
+ * SHORT_FORCE: the command takes -f for --force. */
+void symbol_cli_usage(FILE *f, int col, int short_force);
 
 #endif

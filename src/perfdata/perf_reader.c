@@ -374,6 +374,8 @@ static int handle_record(struct perf_reader *r, const uint8_t *rec, size_t size,
 	uint64_t time;
 	long desc;
 
+	if (type != PERF_REC_HEADER_ATTR)
+		perf_header_sort_ids(r);   /* after a run of ATTR records, before lookups */
 	if (type < sizeof(r->stats.nr_records) / sizeof(r->stats.nr_records[0]))
 		r->stats.nr_records[type]++;
 	r->stats.nr_records_total++;
@@ -644,7 +646,8 @@ int perf_reader_open(struct perf_reader **out, const char *path,
 	if (strcmp(path, "-") && stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
 		if (perf_dir_open(r, path, err))
 			goto fail;
-		*out = r;
+		perf_header_sort_ids(r);
+	*out = r;
 		return 0;
 	}
 	r->fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC) : 0;
@@ -676,6 +679,7 @@ int perf_reader_open(struct perf_reader **out, const char *path,
 	if (r->hdr.pipe_mode && read_pipe_header_records(r, err))
 		goto fail;
 	r->total_bytes = r->hdr.data_size;
+	perf_header_sort_ids(r);
 	*out = r;
 	return 0;
 fail:
@@ -725,6 +729,7 @@ int perf_reader_next(struct perf_reader *r, struct perf_event *ev, struct tephra
 {
 	const struct perf_queued_record *q;
 
+	perf_header_sort_ids(r);   /* the last records read may have been ATTRs */
 	if (r->failed) {
 		if (err)
 			*err = r->saved_err;

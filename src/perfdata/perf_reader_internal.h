@@ -78,8 +78,9 @@ struct perf_reader {
 	/* events (one per attr) */
 	struct perf_event_desc *descs;
 	size_t nr_descs, cap_descs;
-	struct perf_id_slot *id_map; /* sorted by id */
-	size_t nr_id_map;
+	struct perf_id_slot *id_map; /* sorted by id (then attr) once id_map_unsorted is 0 */
+	size_t nr_id_map, cap_id_map;
+	int id_map_unsorted;         /* attrs added since the last perf_header_sort_ids */
 	uint64_t *samples_by_event;
 
 	/* zstd state for COMPRESSED records (opaque ZSTD_DStream *) */
@@ -140,6 +141,10 @@ int perf_header_add_attr(struct perf_reader *r, const uint8_t *attr, size_t attr
 int perf_header_add_build_id(struct perf_reader *r, const uint8_t *rec, size_t size,
 			     int64_t off, struct tephra_error *err);
 void perf_header_finish_names(struct perf_reader *r);
+/* Sorts the id map if attrs were added since: once after the header's attrs, once
+ * after a run of pipe-mode ATTR records (before any lookup), never once per attr (a
+ * header of 64 k attrs took 132 s so). */
+void perf_header_sort_ids(struct perf_reader *r);
 /* Parses a TRACING_DATA blob into r->tp; a blob that does not parse is a warning (the
  * samples are still read; tracepoint fields are then not printed). */
 void perf_header_tracing_data(struct perf_reader *r, const uint8_t *p, size_t n, int64_t off);
