@@ -309,6 +309,13 @@ int perf_header_parse_feature(struct perf_reader *r, unsigned bit, const uint8_t
 			return bad_feature(r, bit, off, "section too short", err);
 		h->has_sample_time = 1;
 		return 0;
+	case PERF_FEAT_COMPRESSED: /* version, type, level, ratio, mmap_len */
+		for (int i = 0; i < 4; i++)
+			pb_get_u32(&c);
+		r->comp_mmap_len = pb_get_u32(&c);
+		if (c.bad)
+			return bad_feature(r, bit, off, "section too short", err);
+		return 0;
 	case PERF_FEAT_CMDLINE: return parse_cmdline(r, p, n, off, err);
 	case PERF_FEAT_EVENT_DESC: return parse_event_desc(r, p, n, off, err);
 	case PERF_FEAT_BUILD_ID: return parse_build_ids(r, p, n, off, err);

@@ -25,6 +25,11 @@
 
 #define DECOMP_CHUNK (256 * 1024)
 #define MAX_RECORD 65536
+/* What one COMPRESSED record may inflate to when the recording does not say (its
+ * COMPRESSED feature's mmap size, perf's limit), and at most: a 106 KB file inflating
+ * to 1 GiB took 2.3 GB before (docs/hostile.md). */
+#define DECOMP_DEFAULT_CAP (4u << 20)
+#define DECOMP_MAX_CAP (256u << 20)
 #define PROGRESS_STEP (4u << 20)
 
 /* ---- delivery FIFO ----
@@ -266,9 +271,31 @@ static int decompress(struct perf_reader *r, const uint8_t *rec, size_t size, in
 	in.src = payload;
 	in.size = plen;
 	in.pos = 0;
+	/* perf inflates a record into a buffer of the recording's mmap size and drops what
+	 * does not fit (after "failed to decompress (B): ... Destination buffer is too
+	 * small"); the same cap here, bounded */
+	size_t cap = r->comp_mmap_len ? r->comp_mmap_len : DECOMP_DEFAULT_CAP, made = 0;
+	if (cap > DECOMP_MAX_CAP)
+		cap = DECOMP_MAX_CAP;
 	for (;;) {
-		ZSTD_outBuffer out = { r->dbuf, r->dbuf_cap, r->dbuf_len };
+		size_t room = r->dbuf_cap - r->dbuf_len;
+		if (room > cap - made)
+			room = cap - made;
+		ZSTD_outBuffer out = { r->dbuf, r->dbuf_len + room, r->dbuf_len };
 		size_t in_before = in.pos, out_before = out.pos, at = 0, ret;
+
+		if (!room && in.pos == in.size)
+			break;   /* perf too stops when the input is used up */
+		if (!room) {
+			tephra_warn(r->opts.report, "warning: %s: offset 0x%" PRIx64 ": "
+				    "PERF_RECORD_COMPRESSED inflates past %zu bytes (the "
+				    "recording's mmap size): the rest of it is dropped, as perf "
+				    "does", r->path, (uint64_t)off, cap);
+			/* a fresh stream for the next record, without this one's leftovers */
+			ZSTD_initDStream(r->zstd);
+			r->dbuf_len = 0;
+			break;
+		}
 
 		ret = ZSTD_decompressStream(r->zstd, &out, &in);
 		if (ZSTD_isError(ret)) {
@@ -276,6 +303,7 @@ static int decompress(struct perf_reader *r, const uint8_t *rec, size_t size, in
 					ZSTD_getErrorName(ret));
 			return -1;
 		}
+		made += out.pos - out_before;
 		r->dbuf_len = out.pos;
 		while (r->dbuf_len - at >= 8) {
 			size_t rsize = pb_u16(r->dbuf + at + 6);

@@ -85,6 +85,8 @@ struct perf_reader {
 
 	/* zstd state for COMPRESSED records (opaque ZSTD_DStream *) */
 	void *zstd;
+	uint32_t comp_mmap_len;  /* the COMPRESSED feature's mmap size: what one record
+				  * may inflate to (0: not given) */
 	uint8_t *dbuf;           /* decompressed bytes not yet cut into records */
 	size_t dbuf_len, dbuf_cap;
 

@@ -5,8 +5,11 @@ by byte from the perf.data layout (tools/perf/Documentation/perf.data-file-forma
   mkperf.py attrs N OUT      a file-mode perf.data with N cpu-clock attrs, one id each
                              (ids in decreasing order), and three samples, of the first,
                              middle and last attr
-  mkperf.py bomb MIB OUT     a pipe-mode perf.data whose one COMPRESSED record inflates
-                             to MIB MiB of samples (needs the zstd program)
+  mkperf.py bomb MIB OUT     a perf.data whose zstd data (one frame cut into COMPRESSED
+                             records) inflates to MIB MiB of samples (needs the zstd
+                             program), where perf's mmap size is 516 KiB
+  mkperf.py jit PID OUT      process PID sampled once in anonymous executable memory,
+                             whose symbols perf reads from /tmp/perf-PID.map
 """
 import struct
 import subprocess
@@ -18,7 +21,7 @@ SAMPLE_TYPE = (PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE
                PERF_SAMPLE_PERIOD)
 ATTR_SIZE = 112                # perf_event_attr VER5
 FLAG_SAMPLE_ID_ALL = 1 << 18
-RECORD_SAMPLE, RECORD_COMM = 9, 3
+RECORD_MMAP, RECORD_SAMPLE, RECORD_COMM = 1, 9, 3
 RECORD_HEADER_ATTR, RECORD_FINISHED_ROUND, RECORD_COMPRESSED = 64, 68, 81
 FEAT_COMPRESSED = 27
 
@@ -43,6 +46,14 @@ def comm(pid, name, time=1):
     return struct.pack("<IHH", RECORD_COMM, 0, 8 + len(body)) + body
 
 
+def mmap(pid, start, length, name, time=1):
+    n = name.encode() + b"\0"
+    n += bytes(-len(n) % 8)
+    body = struct.pack("<IIQQQ", pid, pid, start, length, 0) + n
+    body += struct.pack("<IIQQ", pid, pid, time, 0)
+    return struct.pack("<IHH", RECORD_MMAP, 2, 8 + len(body)) + body
+
+
 def file_mode(attrs_with_ids, data, features=b"", feature_bits=0):
     """attrs_with_ids: [(attr bytes, [ids])]; FEATURES: the feature section table and
     sections (offsets filled by the caller's layout below)."""
@@ -63,6 +74,9 @@ def file_mode(attrs_with_ids, data, features=b"", feature_bits=0):
     head += struct.pack("<QQQQ", feature_bits, 0, 0, 0)
     body = head + table + ids_blob
     body += bytes(data_off - len(body))
+    if features:  # one feature: its section table entry, then the section
+        at = data_off + len(data) + 16
+        features = struct.pack("<QQ", at, len(features)) + features
     return body + data + features
 
 
@@ -75,27 +89,33 @@ def cmd_attrs(n, out):
     open(out, "wb").write(file_mode(pairs, data))
 
 
+def cmd_jit(pid, out):
+    data = comm(pid, "jit") + mmap(pid, 0x7f0000000000, 0x10000, "//anon", time=2)
+    data += sample(7, ip=0x7f0000000100, pid=pid, time=3000)
+    data += struct.pack("<IHH", RECORD_FINISHED_ROUND, 0, 8)
+    open(out, "wb").write(file_mode([(attr(), [7])], data))
+
+
 def cmd_bomb(mib, out):
     one = sample(7, time=5000)
     count = mib * 1024 * 1024 // len(one)
-    # zstd on a stream of identical records: the whole inflates from a few KB per MiB
+    # zstd on a stream of identical records: a few KB of it inflate to a MiB
     proc = subprocess.run(["zstd", "-q", "-19", "-c", "-"], input=one * count,
                           stdout=subprocess.PIPE, check=True)
     z = proc.stdout
     z += bytes(-len(z) % 8)
-    # pipe mode: header, ATTR record (attr + its id), COMM, COMPRESSED
-    pipe = b"PERFILE2" + struct.pack("<Q", 16)
-    a = attr()
-    pipe += struct.pack("<IHH", RECORD_HEADER_ATTR, 0, 8 + len(a) + 8) + a + struct.pack("<Q", 7)
-    pipe += comm(1234, "bomb")
-    size = 8 + len(z)
-    if size >= 1 << 16:
-        sys.exit("mkperf.py: the compressed data does not fit one record: use fewer MiB")
-    pipe += struct.pack("<IHH", RECORD_COMPRESSED, 0, size) + z
-    open(out, "wb").write(pipe)
+    recs = []
+    while z:  # COMPRESSED records hold under 64 KiB each: one zstd frame, cut up
+        part, z = z[:65528 - 8], z[65528 - 8:]
+        recs.append(struct.pack("<IHH", RECORD_COMPRESSED, 0, 8 + len(part)) + part)
+    data = comm(1234, "bomb") + b"".join(recs)
+    # the COMPRESSED feature: version, type (1: zstd), level, ratio, mmap_len (perf's
+    # default 528384: what one record may inflate to)
+    feat = struct.pack("<IIIII", 1, 1, 1, 0, 528384)
+    open(out, "wb").write(file_mode([(attr(), [7])], data, feat, 1 << FEAT_COMPRESSED))
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 4 or sys.argv[1] not in ("attrs", "bomb"):
+    if len(sys.argv) != 4 or sys.argv[1] not in ("attrs", "bomb", "jit"):
         sys.exit(__doc__)
-    {"attrs": cmd_attrs, "bomb": cmd_bomb}[sys.argv[1]](int(sys.argv[2]), sys.argv[3])
+    {"attrs": cmd_attrs, "bomb": cmd_bomb, "jit": cmd_jit}[sys.argv[1]](int(sys.argv[2]), sys.argv[3])

@@ -83,10 +83,11 @@ done
 perf script -f -i other.data > other.perf 2>/dev/null
 expect 0 "" "$T" script -f -i other.data
 cmp -s other.perf out.txt || fail "script -f != perf script -f"
-for cmd in fold stat report "flamegraph -o g.svg"; do
+for cmd in fold report "flamegraph -o g.svg"; do
 	# shellcheck disable=SC2086
 	expect 0 "" "$T" $cmd -f other.data
 done
+expect 0 "" "$T" stat --force other.data
 expect 0 "" "$T" export --force -f callgrind -o g.cg other.data
 expect 0 "" "$T" fold - < other.data    # standard input is not checked (as perf)
 
