@@ -4,6 +4,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 struct strbuf {
 	char *buf;
@@ -20,5 +21,20 @@ void strbuf_addch(struct strbuf *sb, char c);
 void strbuf_addf(struct strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void strbuf_reset(struct strbuf *sb);
 void strbuf_release(struct strbuf *sb);
+
+/* Names from a recording (comms, event names, symbols, paths) may hold control bytes:
+ * a comm "x\nfl=/etc/shadow" forges lines of a line-based output, an escape sequence
+ * drives the terminal that shows it.  The line-based writers (folded stacks, callgrind,
+ * report text) write every byte below 0x20 but tab, and 0x7f, as '?'.  Tab stays: it
+ * ends no line, and stackcollapse-perf.pl keeps it.  `tephra script` prints names raw,
+ * as perf script does. */
+static inline int text_is_control(unsigned char c)
+{
+	return (c < 0x20 && c != '\t') || c == 0x7f;
+}
+/* Replaces the control bytes of SB from offset FROM on by '?'. */
+void strbuf_clean_controls(struct strbuf *sb, size_t from);
+/* fputs(S, OUT) with control bytes written as '?'. */
+void fputs_clean(const char *s, FILE *out);
 
 #endif

@@ -165,18 +165,21 @@ int export_write_report(const struct export_profile *p, const struct export_repo
 	} else {
 		char tw[32], sw[32];
 		format_weight(tw, sizeof(tw), all, is_time);
-		fprintf(out, "# %s: %" PRIu64 " samples%s%s, %s in all (%s)\n",
-			o->source ? o->source : "", samples, p->event ? " of " : "",
-			p->event ? p->event : "", tw, unit);
+		fputs("# ", out);
+		fputs_clean(o->source ? o->source : "", out);   /* no forged lines (strbuf.h) */
+		fprintf(out, ": %" PRIu64 " samples%s", samples, p->event ? " of " : "");
+		fputs_clean(p->event ? p->event : "", out);
+		fprintf(out, ", %s in all (%s)\n", tw, unit);
 		fprintf(out, "# per %s, by %s weight%s\n#\n", what, o->sort_total ? "total" : "self",
 			o->top && n == o->top ? " (the top ones)" : "");
 		fprintf(out, "#  %12s %7s  %12s %7s  %s\n", "self", "self%", "total", "total%", what);
 		for (size_t i = 0; i < n; i++) {
 			format_weight(sw, sizeof(sw), rows[i].self, is_time);
 			format_weight(tw, sizeof(tw), rows[i].total, is_time);
-			fprintf(out, "   %12s %6.2f%%  %12s %6.2f%%  %s\n", sw,
-				(double)rows[i].self * scale, tw, (double)rows[i].total * scale,
-				rows[i].name ? export_string(p, rows[i].name) : unknown);
+			fprintf(out, "   %12s %6.2f%%  %12s %6.2f%%  ", sw,
+				(double)rows[i].self * scale, tw, (double)rows[i].total * scale);
+			fputs_clean(rows[i].name ? export_string(p, rows[i].name) : unknown, out);
+			fputc('\n', out);
 		}
 	}
 	free(rows);

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Names that forge lines (docs/hostile.md, "Names"): a process renames itself
+# "a\n1 99999999" (a newline, then a callgrind cost line) and is recorded by perf.
+#  - tephra script prints the comm raw, byte for byte as perf script does;
+#  - tephra fold: every line is "STACK COUNT", the comm is "a?1_99999999", and the counts
+#    add up to perf script's periods;
+#  - export -f callgrind: callgrind_annotate (the oracle reader) shows no forged cost
+#    (before: 99,999,999 ns of self time in a function "a");
+#  - report: one line per row.
+. "$TOP/tests/hostile/lib.sh"
+T=$TEPHRA_ASAN
+command -v perf >/dev/null || skip "perf is not installed"
+perf record -q -N -o probe.data -- true >/dev/null 2>&1 || skip "perf record is not permitted here"
+
+perf record -q -N -e cpu-clock -g -o evil.data -- python3 "$TOP/tests/hostile/set_comm.py" \
+	'a\n1 99999999' 0.3 >/dev/null 2>&1 || fail "perf record failed"
+perf script -i evil.data > evil.perf 2>/dev/null || fail "perf script failed"
+grep -q '^1 99999999 ' evil.perf || fail "the comm did not reach the recording (premise)"
+total=$(perf script -i evil.data -F period 2>/dev/null | awk '{ s += $1 } END { print s }')
+
+expect 0 "" "$T" script -i evil.data
+cmp -s evil.perf out.txt || fail "tephra script != perf script (the comm is printed raw)"
+
+expect 0 "" "$T" fold evil.data
+grep -vq '^[^ ].* [0-9][0-9]*$' out.txt && { grep -v '^[^ ].* [0-9][0-9]*$' out.txt | head -n 3; fail "fold: a line that is not 'STACK COUNT'"; }
+grep -q '^a?1_99999999;' out.txt || fail "fold: no root a?1_99999999"
+sum=$(awk '{ s += $NF } END { print s }' out.txt)
+[ "$sum" = "$total" ] || fail "fold: counts add up to $sum, perf's periods to $total"
+
+expect 0 "" "$T" export -f callgrind -o evil.cg evil.data
+if command -v callgrind_annotate >/dev/null; then
+	callgrind_annotate evil.cg > annotate.txt 2>&1 || fail "callgrind_annotate rejects the file"
+	grep -q 'PROGRAM TOTALS' annotate.txt || fail "callgrind_annotate shows no totals"
+	grep -q '99,999,999' annotate.txt && fail "callgrind_annotate shows the forged cost"
+fi
+grep -qx '1 99999999' evil.cg && fail "callgrind: a forged cost line"
+
+expect 0 "" "$T" report evil.data
+grep -q '^1 99999999' out.txt && fail "report: a forged line"
+echo "ok: $ncases cases"
