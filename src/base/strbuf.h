@@ -25,12 +25,13 @@ void strbuf_release(struct strbuf *sb);
 /* Names from a recording (comms, event names, symbols, paths) may hold control bytes:
  * a comm "x\nfl=/etc/shadow" forges lines of a line-based output, an escape sequence
  * drives the terminal that shows it.  The line-based writers (folded stacks, callgrind,
- * report text) write every byte below 0x20 but tab, and 0x7f, as '?'.  Tab stays: it
- * ends no line, and stackcollapse-perf.pl keeps it.  `tephra script` prints names raw,
- * as perf script does. */
+ * report text) write every byte from 0x01 to 0x1f but tab, and 0x7f, as '?'.  Tab and
+ * NUL stay: they end no line, and stackcollapse-perf.pl keeps them (a NUL reaches a
+ * name only from perf script text).  `tephra script` prints names raw, as perf script
+ * does. */
 static inline int text_is_control(unsigned char c)
 {
-	return (c < 0x20 && c != '\t') || c == 0x7f;
+	return (c && c < 0x20 && c != '\t') || c == 0x7f;
 }
 /* Replaces the control bytes of SB from offset FROM on by '?'. */
 void strbuf_clean_controls(struct strbuf *sb, size_t from);
