@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/strbuf.h"
 #include "perfdata/perf_reader.h"
 #include "perfdata/perf_stat_print.h"
 #include "quality/stack_quality.h"
@@ -145,10 +146,13 @@ static void stat_message(const char *msg)
 	size_t n = spooled_stdin ? strlen(spooled_stdin) : 0;
 	const char *at = n ? strstr(msg, spooled_stdin) : NULL;
 
-	if (at)
-		fprintf(stderr, "tephra stat: %.*s<stdin>%s\n", (int)(at - msg), msg, at + n);
-	else
-		fprintf(stderr, "tephra stat: %s\n", msg);
+	fputs("tephra stat: ", stderr);
+	if (at) {
+		fprintf(stderr, "%.*s<stdin>", (int)(at - msg), msg);
+		msg = at + n;
+	}
+	fputs_escaped(msg, stderr);   /* names from a recording must not drive the terminal */
+	fputc('\n', stderr);
 }
 
 /* The reader's warnings (odd feature sections, AUX data not decoded). */

@@ -89,3 +89,14 @@ void fputs_clean(const char *s, FILE *out)
 		s += n + 1;
 	}
 }
+
+void fputs_escaped(const char *s, FILE *out)
+{
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (text_is_control(c) || c == '\t')
+			fprintf(out, "\\x%02x", c);
+		else
+			fputc(c, out);
+	}
+}

@@ -37,5 +37,8 @@ static inline int text_is_control(unsigned char c)
 void strbuf_clean_controls(struct strbuf *sb, size_t from);
 /* fputs(S, OUT) with control bytes written as '?'. */
 void fputs_clean(const char *s, FILE *out);
+/* fputs(S, OUT) with control bytes (tab too) written as \xNN: messages on a terminal
+ * show what a name holds without letting it act. */
+void fputs_escaped(const char *s, FILE *out);
 
 #endif

@@ -6,7 +6,8 @@
 #    add up to perf script's periods;
 #  - export -f callgrind: callgrind_annotate (the oracle reader) shows no forged cost
 #    (before: 99,999,999 ns of self time in a function "a");
-#  - report: one line per row.
+#  - report: one line per row;
+#  - a warning naming a file called "py\e[1m" shows "py\x1b[1m".
 . "$TOP/tests/hostile/lib.sh"
 T=$TEPHRA_ASAN
 command -v perf >/dev/null || skip "perf is not installed"
@@ -37,4 +38,17 @@ grep -qx '1 99999999' evil.cg && fail "callgrind: a forged cost line"
 
 expect 0 "" "$T" report evil.data
 grep -q '^1 99999999' out.txt && fail "report: a forged line"
+# a warning naming a file whose name holds an escape sequence: shown as \x1b, never raw
+# (the system's python3: its interpreter is in the executable, so samples fall in it)
+if [ -x /usr/bin/python3 ]; then
+	esc=$(printf 'py\033[1m')
+	cp /usr/bin/python3 "./$esc"
+	perf record -q -N -e cpu-clock -o esc.data -- "./$esc" "$TOP/tests/hostile/set_comm.py" x 0.2 \
+		>/dev/null 2>&1 || fail "perf record of ./py<ESC>[1m failed"
+	rm "./$esc" && mkfifo "./$esc"
+	expect 0 "" "$T" fold esc.data
+	grep -q 'py\\x1b\[1m: not a regular file (a FIFO)' err.txt ||
+		{ head -n 3 err.txt | od -c | head; fail "the warning does not show the escape as \\x1b"; }
+	grep -q "$(printf '\033')" err.txt && fail "an escape byte reached stderr"
+fi
 echo "ok: $ncases cases"
