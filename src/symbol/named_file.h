@@ -12,8 +12,8 @@
 #define NAMED_FILE_OWNER 1u
 
 /* Whether PATH may be opened: 0, or -1 with *WHY (static text: "not a regular file (a
- * FIFO)", FILE_OWNER_REFUSED, "no such file"...).  Does not open
- * it: a device is judged by stat() alone. */
+ * FIFO)", FILE_OWNER_REFUSED, "no such file"...; WHY may be NULL).  Does not open it: a
+ * device is judged by stat() alone. */
 int named_file_check(const char *path, unsigned flags, const char **why);
 
 /* Opens PATH read-only (close-on-exec) when named_file_check allows it, with O_NONBLOCK
