@@ -8,6 +8,8 @@ by byte from the perf.data layout (tools/perf/Documentation/perf.data-file-forma
   mkperf.py bomb MIB OUT     a perf.data whose zstd data (one frame cut into COMPRESSED
                              records) inflates to MIB MiB of samples (needs the zstd
                              program), where perf's mmap size is 516 KiB
+  mkperf.py evname N OUT     N samples of an event whose name holds newlines and
+                             callgrind lines ("fl=/etc/passwd", a cost line)
   mkperf.py jit PID OUT      process PID sampled once in anonymous executable memory,
                              whose symbols perf reads from /tmp/perf-PID.map
 """
@@ -23,7 +25,7 @@ ATTR_SIZE = 112                # perf_event_attr VER5
 FLAG_SAMPLE_ID_ALL = 1 << 18
 RECORD_MMAP, RECORD_SAMPLE, RECORD_COMM = 1, 9, 3
 RECORD_HEADER_ATTR, RECORD_FINISHED_ROUND, RECORD_COMPRESSED = 64, 68, 81
-FEAT_COMPRESSED = 27
+FEAT_EVENT_DESC, FEAT_COMPRESSED = 12, 27
 
 
 def attr(sample_type=SAMPLE_TYPE):
@@ -96,6 +98,20 @@ def cmd_jit(pid, out):
     open(out, "wb").write(file_mode([(attr(), [7])], data))
 
 
+def cmd_evname(n, out):
+    """N samples of one event whose name (EVENT_DESC) holds newlines and callgrind
+    lines: what callgrind_annotate would take for a file's name and costs."""
+    name = b"cpu-clock\nfl=/etc/passwd\nfn=forged\n1 99999999\0"
+    name += bytes(-len(name) % 8)
+    desc = struct.pack("<II", 1, ATTR_SIZE) + attr() + struct.pack("<I", 1)
+    desc += struct.pack("<I", len(name)) + name + struct.pack("<Q", 7)
+    data = comm(1234, "ev")
+    for i in range(n):
+        data += sample(7, ip=0x401000 + 16 * (i % 4), time=2000 + i)
+    data += struct.pack("<IHH", RECORD_FINISHED_ROUND, 0, 8)
+    open(out, "wb").write(file_mode([(attr(), [7])], data, desc, 1 << FEAT_EVENT_DESC))
+
+
 def cmd_bomb(mib, out):
     one = sample(7, time=5000)
     count = mib * 1024 * 1024 // len(one)
@@ -116,6 +132,7 @@ def cmd_bomb(mib, out):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 4 or sys.argv[1] not in ("attrs", "bomb", "jit"):
+    cmds = {"attrs": cmd_attrs, "bomb": cmd_bomb, "jit": cmd_jit, "evname": cmd_evname}
+    if len(sys.argv) != 4 or sys.argv[1] not in cmds:
         sys.exit(__doc__)
-    {"attrs": cmd_attrs, "bomb": cmd_bomb, "jit": cmd_jit}[sys.argv[1]](int(sys.argv[2]), sys.argv[3])
+    cmds[sys.argv[1]](int(sys.argv[2]), sys.argv[3])

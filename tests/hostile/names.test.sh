@@ -7,6 +7,8 @@
 #  - export -f callgrind: callgrind_annotate (the oracle reader) shows no forged cost
 #    (before: 99,999,999 ns of self time in a function "a");
 #  - report: one line per row;
+#  - an event name with newlines and callgrind lines (crafted header): script raw as
+#    perf's, callgrind and report keep it on one line;
 #  - a warning naming a file called "py\e[1m" shows "py\x1b[1m".
 . "$TOP/tests/hostile/lib.sh"
 T=$TEPHRA_ASAN
@@ -38,6 +40,23 @@ grep -qx '1 99999999' evil.cg && fail "callgrind: a forged cost line"
 
 expect 0 "" "$T" report evil.data
 grep -q '^1 99999999' out.txt && fail "report: a forged line"
+# an event name (the header's EVENT_DESC, tests/hostile/mkperf.py evname) holding
+# "\nfl=/etc/passwd\nfn=forged\n1 99999999": raw in script as in perf script, one line in
+# callgrind's header (before: three lines callgrind_annotate called malformed)
+python3 "$TOP/tests/hostile/mkperf.py" evname 5 ev.data || fail "mkperf.py evname failed"
+perf script -i ev.data > ev.perf 2>/dev/null || fail "perf script ev.data failed"
+grep -qx 'fl=/etc/passwd' ev.perf || fail "perf does not print the event name raw (premise)"
+expect 0 "" "$T" script -i ev.data
+cmp -s ev.perf out.txt || fail "script ev.data != perf script"
+expect 0 "" "$T" export -f callgrind -o ev.cg ev.data
+grep -q '^fl=/etc/passwd\|^fn=forged\|^1 99999999' ev.cg && fail "callgrind: forged lines from the event name"
+if command -v callgrind_annotate >/dev/null; then
+	callgrind_annotate ev.cg > annotate.txt 2>&1 || fail "callgrind_annotate rejects ev.cg"
+	grep -q 'malformed' annotate.txt && fail "callgrind_annotate: malformed lines in ev.cg"
+fi
+expect 0 "" "$T" report ev.data
+grep -q '^fl=/etc/passwd' out.txt && fail "report: forged lines from the event name"
+
 # a warning naming a file whose name holds an escape sequence: shown as \x1b, never raw
 # (the system's python3: its interpreter is in the executable, so samples fall in it)
 if [ -x /usr/bin/python3 ]; then
