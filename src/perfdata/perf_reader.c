@@ -30,6 +30,10 @@
  * to 1 GiB took 2.3 GB before (docs/hostile.md). */
 #define DECOMP_DEFAULT_CAP (4u << 20)
 #define DECOMP_MAX_CAP (256u << 20)
+/* Decompressed records queued in one round, at most: past it the round is closed early
+ * (as perf does past --queue-size), so that many COMPRESSED records without a
+ * FINISHED_ROUND cannot pile up (a 200 KB file held 1 GiB so). */
+#define ROUND_INFLATED_MAX ((size_t)128 << 20)
 #define PROGRESS_STEP (4u << 20)
 
 /* ---- delivery FIFO ----
@@ -351,6 +355,7 @@ static int handle_user_record(struct perf_reader *r, const uint8_t *rec, size_t 
 		r->stats.nr_rounds++;
 		if (!r->opts.unordered)
 			perf_ordered_queue_close_round(&r->queue);
+		r->inflated_in_round = 0;
 		break;
 	case PERF_REC_HEADER_ATTR: {
 		uint32_t attr_size = size >= 16 ? pb_u32(rec + 12) : 0;
@@ -417,7 +422,19 @@ static int handle_record(struct perf_reader *r, const uint8_t *rec, size_t size,
 		/* The container is delivered too (before its contents, as perf dumps it). */
 		make_entry(r, &q, rec, size, off, r->input == PERF_INPUT_STREAM, 0, -1, UINT64_MAX);
 		ready_push(r, &q);
-		return decompress(r, rec, size, off, err);
+		if (decompress(r, rec, size, off, err))
+			return -1;
+		if (r->inflated_in_round > ROUND_INFLATED_MAX) {
+			if (!r->warned_long_round++)
+				tephra_warn(r->opts.report, "warning: %s: offset 0x%" PRIx64 ": more "
+					    "than %zu MiB of decompressed records wait for the end of a "
+					    "round: delivered now (later records may be out of time "
+					    "order)", r->path, (uint64_t)off, ROUND_INFLATED_MAX >> 20);
+			due_into_fifo(r);
+			perf_ordered_queue_close_all(&r->queue);
+			r->inflated_in_round = 0;
+		}
+		return 0;
 	}
 	if (type >= PERF_REC_HEADER_ATTR)
 		return handle_user_record(r, rec, size, off, in_compressed, err);
@@ -444,6 +461,8 @@ static int handle_record(struct perf_reader *r, const uint8_t *rec, size_t size,
 	if (r->queue.next_seq && time < r->queue.last_flushed)
 		r->stats.nr_out_of_order++;
 	queue_push(r, &q);
+	if (in_compressed)
+		r->inflated_in_round += size;
 	if (perf_ordered_queue_len(&r->queue) > r->stats.max_queued)
 		r->stats.max_queued = perf_ordered_queue_len(&r->queue);
 	return 0;

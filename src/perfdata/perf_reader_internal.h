@@ -87,6 +87,9 @@ struct perf_reader {
 	void *zstd;
 	uint32_t comp_mmap_len;  /* the COMPRESSED feature's mmap size: what one record
 				  * may inflate to (0: not given) */
+	size_t inflated_in_round; /* bytes of decompressed records queued since the last
+				   * round closed (bounded: perf_reader.c) */
+	int warned_long_round;
 	uint8_t *dbuf;           /* decompressed bytes not yet cut into records */
 	size_t dbuf_len, dbuf_cap;
 

@@ -10,6 +10,7 @@ by byte from the perf.data layout (tools/perf/Documentation/perf.data-file-forma
                              program), where perf's mmap size is 516 KiB
   mkperf.py evname N OUT     N samples of an event whose name holds newlines and
                              callgrind lines ("fl=/etc/passwd", a cost line)
+  mkperf.py rounds N OUT     N COMPRESSED records of 512 KiB each, no FINISHED_ROUND
   mkperf.py jit PID OUT      process PID sampled once in anonymous executable memory,
                              whose symbols perf reads from /tmp/perf-PID.map
 """
@@ -112,6 +113,20 @@ def cmd_evname(n, out):
     open(out, "wb").write(file_mode([(attr(), [7])], data, desc, 1 << FEAT_EVENT_DESC))
 
 
+def cmd_rounds(n, out):
+    """N COMPRESSED records, each a zstd frame of 512 KiB of samples (under the mmap
+    size), and no FINISHED_ROUND: every record waits in the queue."""
+    one = sample(7, time=5000)
+    proc = subprocess.run(["zstd", "-q", "-19", "-c", "-"],
+                          input=one * (512 * 1024 // len(one)), stdout=subprocess.PIPE,
+                          check=True)
+    z = proc.stdout   # unpadded, as perf 6.1 writes COMPRESSED: zeros would be a frame
+    rec = struct.pack("<IHH", RECORD_COMPRESSED, 0, 8 + len(z)) + z
+    data = comm(1234, "rounds") + rec * n
+    feat = struct.pack("<IIIII", 1, 1, 1, 0, 528384)
+    open(out, "wb").write(file_mode([(attr(), [7])], data, feat, 1 << FEAT_COMPRESSED))
+
+
 def cmd_bomb(mib, out):
     one = sample(7, time=5000)
     count = mib * 1024 * 1024 // len(one)
@@ -132,7 +147,8 @@ def cmd_bomb(mib, out):
 
 
 if __name__ == "__main__":
-    cmds = {"attrs": cmd_attrs, "bomb": cmd_bomb, "jit": cmd_jit, "evname": cmd_evname}
+    cmds = {"attrs": cmd_attrs, "bomb": cmd_bomb, "jit": cmd_jit, "evname": cmd_evname,
+            "rounds": cmd_rounds}
     if len(sys.argv) != 4 or sys.argv[1] not in cmds:
         sys.exit(__doc__)
     cmds[sys.argv[1]](int(sys.argv[2]), sys.argv[3])

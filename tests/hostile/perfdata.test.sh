@@ -7,7 +7,8 @@
 #    perf keeps the first 516 KiB and drops the rest; tephra script must print the same
 #    samples, with a warning;
 #  - 1 GiB behind 90 KB of zstd: within 1 GB of address space (plain build; before,
-#    2.3 GB and out of memory) and within 20 s of CPU under ASan.
+#    2.3 GB and out of memory) and within 20 s of CPU under ASan;
+#  - 2048 records of 512 KiB each with no FINISHED_ROUND: within 1 GB (plain build).
 . "$TOP/tests/hostile/lib.sh"
 T=$TEPHRA_ASAN
 command -v perf >/dev/null || skip "perf is not installed"
@@ -55,4 +56,14 @@ for cmd in fold stat "script -i" report "export -f pprof -o b.pb"; do
 	# shellcheck disable=SC2086
 	expect "$want" "bomb1g.data: offset 0x" "$T" $cmd bomb1g.data
 done
+# 2048 COMPRESSED records of 512 KiB each (under the mmap size) and no FINISHED_ROUND:
+# 1 GiB queued at once before (2.3 GB); a round is closed early past 128 MiB, every
+# sample kept (2048 x 10922 of them, by construction)
+python3 "$G" rounds 2048 rounds.data || fail "mkperf.py rounds failed"
+ncases=$((ncases + 1))
+( ulimit -v 1000000; exec "$TOP/tests/bounded" 60 "$TEPHRA" fold rounds.data ) > out.txt 2>err.txt ||
+	{ head -n 3 err.txt; fail "fold rounds.data: exit $? within 1 GB of address space"; }
+[ "$(cat out.txt)" = "rounds;[unknown] $((2048 * 10922))" ] || fail "fold rounds.data: $(head -c 200 out.txt)"
+grep -q "rounds.data: offset 0x[0-9a-f]*: more than 128 MiB of decompressed records wait" err.txt ||
+	fail "no warning for the long round"
 echo "ok: $ncases cases"
