@@ -95,6 +95,10 @@ void stack_quality_print_brief(const struct stack_quality *q, enum stack_quality
 			       const char *who, const char *path,
 			       const struct perf_reader_stats *stats, FILE *out);
 
+/* The block's line for the files a recording names that were not opened (a FIFO, a
+ * device, another user's map file: named_file.h); nothing when there were none. */
+void stack_quality_print_skipped(const struct symbol_store *store, FILE *out);
+
 /* The full section for `tephra stat`: for DWARF, the walk outcomes by status, then the
  * frames. */
 void stack_quality_print_full(const struct stack_quality *q, enum stack_quality_kind kind,

@@ -124,9 +124,14 @@ int symbol_store_read_kallsyms(struct symbol_store *st, struct tephra_error *err
 void symbol_store_warn_pending(struct dso *d)
 {
 	if (d->skipped) {
-		tephra_warn(d->store->report, "warning: %s: not opened, its frames stay unnamed",
+		struct symbol_store *st = d->store;
+		tephra_warn(st->report, "warning: %s: not opened, its frames stay unnamed",
 			    d->skipped);
-		free(d->skipped);
+		st->nr_skipped_files++;
+		if (!st->first_skipped)
+			st->first_skipped = d->skipped;
+		else
+			free(d->skipped);
 		d->skipped = NULL;
 	}
 	if (!d->refused)
@@ -157,6 +162,12 @@ static void dso_free(struct dso *d)
 	free(d);
 }
 
+size_t symbol_store_skipped_files(const struct symbol_store *st, const char **first)
+{
+	*first = st->first_skipped;
+	return st->nr_skipped_files;
+}
+
 const struct debug_paths *symbol_store_debug_paths(const struct symbol_store *st)
 {
 	return &st->paths;
@@ -176,6 +187,7 @@ void symbol_store_free(struct symbol_store *st)
 	if (st->kallsyms_ok)
 		kallsyms_release(&st->kallsyms);
 	free(st->kallsyms_from);
+	free(st->first_skipped);
 	debug_paths_release(&st->paths);
 	free((char *)st->opts.kallsyms);
 	free((char *)st->opts.root_dir);

@@ -78,6 +78,11 @@ int symbol_options_check(const struct symbol_options *opts, struct tephra_error 
  * [unknown].  Returns 0 (also when no file was given), or -1 with ERR. */
 int symbol_store_read_kallsyms(struct symbol_store *store, struct tephra_error *err);
 
+/* How many objects' files were not opened because they are not regular files or
+ * another user's map file (named_file.h), each warned of once; *FIRST: the first, as
+ * "PATH: why" (NULL when none). */
+size_t symbol_store_skipped_files(const struct symbol_store *store, const char **first);
+
 struct debug_paths;
 /* Where the store looks for objects, debug files and perf's copies (its options' root
  * and build-id cache): the DWARF unwinder of the same session looks there too. */

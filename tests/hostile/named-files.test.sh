@@ -5,7 +5,8 @@
 #    flamegraph and export must finish (before: blocked forever in open()), name the file
 #    in one warning, and `tephra script` must print what perf script prints (perf skips
 #    the FIFO object too; perf 6.1 itself blocks on a FIFO map file, so there the frames
-#    must be what perf prints with no map file at all);
+#    must be what perf prints with no map file at all); script's and fold's
+#    stack-quality block counts the skipped object;
 #  - the program replaced by a character device: not opened (a warning says so);
 #  - a perf.data owned by another user: refused as perf refuses it, read with -f;
 #  - a map file owned by another user: not read (perf 6.1 reads it), read with -f, and
@@ -34,6 +35,10 @@ all_commands() {
 		[ "$cmd" = stat ] && continue   # its stack-quality pass gives no warnings
 		grep -q "^warning: $name: not a regular file" err.txt ||
 			{ head -n 5 err.txt; fail "$cmd $data: no warning naming $name"; }
+		case $cmd in "script -i"|fold)   # and a line in the stack-quality block
+			grep -q "^  objects whose file was not opened .*: 1, the first $name: not a regular file" err.txt ||
+				{ tail -n 4 err.txt; fail "$cmd $data: no line in the quality block"; }
+		esac
 	done
 }
 
