@@ -137,6 +137,15 @@ int perf_input_window(struct perf_reader *r, size_t n, const uint8_t **at,
 /* MAPPED: asks the kernel to map the pages up to the next release point in one call. */
 void perf_input_prefault(struct perf_reader *r);
 
+/* perf_reader.c: one record read (or inflated): counted, decoded enough to queue or
+ * deliver it, COMPRESSED ones inflated.  Returns 0, or -1 with ERR. */
+int perf_reader_handle_record(struct perf_reader *r, const uint8_t *rec, size_t size,
+			      int64_t off, int in_compressed, struct tephra_error *err);
+/* perf_decompress.c: the records a COMPRESSED/COMPRESSED2 record holds, each through
+ * perf_reader_handle_record.  Returns 0, or -1 with ERR. */
+int perf_reader_decompress(struct perf_reader *r, const uint8_t *rec, size_t size, int64_t off,
+			   struct tephra_error *err);
+
 /* perf_header.c */
 int perf_header_read_file(struct perf_reader *r, struct tephra_error *err);
 int perf_header_parse_feature(struct perf_reader *r, unsigned bit, const uint8_t *p, size_t n,
