@@ -2,12 +2,19 @@
 #include "cli_report.h"
 
 #include <stdio.h>
+#include <stdlib.h>
+
+#include "base/strbuf.h"
 
 static void warn_line(void *ctx, const char *fmt, va_list ap)
 {
+	char *msg = NULL;
 	(void)ctx;
-	vfprintf(stderr, fmt, ap);
+	if (vasprintf(&msg, fmt, ap) < 0)
+		return;
+	fputs_escaped(msg, stderr);   /* names from a recording must not drive the terminal */
 	fputc('\n', stderr);
+	free(msg);
 }
 
 static void percent(void *ctx, uint64_t done, uint64_t total)

@@ -32,7 +32,7 @@ static void usage(FILE *f)
 		"                         functions (functions: smaller files, no addresses\n"
 		"                         or line numbers)\n"
 		EXPORT_SOURCE_HELP EXPORT_SOURCE_OFFCPU_HELP);
-	symbol_cli_usage(f, 25);
+	symbol_cli_usage(f, 25, 0);
 }
 
 int cmd_export(int argc, char **argv)

@@ -20,7 +20,7 @@ static void usage(FILE *f)
 		"goes to flame.svg.\n\n%s"
 		"  -q, --quiet         perf.data: no stack-quality report on stderr\n%s",
 		flame_cli_output_help, flame_cli_help);
-	symbol_cli_usage(f, 22);
+	symbol_cli_usage(f, 22, 1);
 }
 
 int cmd_flamegraph(int argc, char **argv)
@@ -37,7 +37,9 @@ int cmd_flamegraph(int argc, char **argv)
 	struct symbol_options syms = { 0 };
 
 	flame_cli_init(&c, "tephra flamegraph");
-	while ((opt = getopt_long(argc, argv, "hqo:", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "fhqo:", opts, NULL)) != -1) {
+		if (opt == 'f') /* perf's -f: --force */
+			opt = SYMBOL_O_FORCE;
 		if (symbol_cli_option(&syms, opt, optarg))
 			continue;
 		if (opt == 'q') {

@@ -64,7 +64,7 @@ static void usage(FILE *f)
 		"      --wall             wall clock: on-CPU samples (cpu-clock/task-clock, ns) and\n"
 		"                         off-CPU time, under a leaf frame '[off-cpu: STATE]'\n"
 		"  -q, --quiet            no stack-quality report on stderr\n");
-	symbol_cli_usage(f, 25);
+	symbol_cli_usage(f, 25, 1);
 }
 
 /* --from-text: `perf script` text from PATH ("-" = standard input). */
@@ -121,7 +121,9 @@ int cmd_fold(int argc, char **argv)
 	struct tephra_error err = { { 0 } };
 	const char *path = NULL;
 	int c, option, rc = 2, quiet = 0, from_text = 0, data_only = 0;
-	while ((c = getopt_long(argc, argv, "i:qh", opts, &option)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:qfh", opts, &option)) != -1) {
+		if (c == 'f') /* perf's -f: --force */
+			c = SYMBOL_O_FORCE;
 		if (symbol_cli_option(&syms, c, optarg)) {
 			data_only = 1;
 			continue;

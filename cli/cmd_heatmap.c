@@ -40,7 +40,7 @@ static void usage(FILE *f)
 		"      --off-cpu, --wall, --preempted\n"
 		"                         refused: the page places on-CPU samples only\n"
 		EXPORT_SOURCE_HELP);
-	symbol_cli_usage(f, 25);
+	symbol_cli_usage(f, 25, 1);
 }
 
 enum { O_TITLE = 256, O_ROWS, O_STRICT };
@@ -86,7 +86,7 @@ int cmd_heatmap(int argc, char **argv)
 	const char *path = NULL, *output = NULL;
 	int c, option, rc = 2;
 	struct heatmap *h = NULL;
-	while ((c = getopt_long(argc, argv, "o:h", opts, &option)) != -1) {
+	while ((c = getopt_long(argc, argv, "o:fh", opts, &option)) != -1) {
 		switch (c) {
 		case 'o':
 			output = optarg;
@@ -115,6 +115,8 @@ int cmd_heatmap(int argc, char **argv)
 			rc = 0;
 			goto out;
 		default:
+			if (c == 'f') /* perf's -f: --force */
+				c = SYMBOL_O_FORCE;
 			if (symbol_cli_option(&syms, c, optarg))
 				break;
 			if (export_source_is_option(c)) {

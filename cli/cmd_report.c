@@ -38,7 +38,7 @@ static void usage(FILE *f)
 		"                         key, rows [{name, object (-s sym), self,\n"
 		"                         self_percent, total, total_percent}]\n"
 		EXPORT_SOURCE_HELP EXPORT_SOURCE_OFFCPU_HELP);
-	symbol_cli_usage(f, 25);
+	symbol_cli_usage(f, 25, 1);
 }
 
 enum { O_SORT = 400, O_JSON, O_ADDRS, O_COUNTNAME };
@@ -66,7 +66,7 @@ int cmd_report(int argc, char **argv)
 	const char *path = "perf.data";
 	int c, option, rc = 2;
 	o.symbols = &syms;
-	while ((c = getopt_long(argc, argv, "s:n:h", opts, &option)) != -1) {
+	while ((c = getopt_long(argc, argv, "s:n:fh", opts, &option)) != -1) {
 		switch (c) {
 		case 's':
 			if (!strcmp(optarg, "sym"))
@@ -111,6 +111,8 @@ int cmd_report(int argc, char **argv)
 			usage(stderr);
 			goto out;
 		default:
+			if (c == 'f') /* perf's -f: --force */
+				c = SYMBOL_O_FORCE;
 			if (symbol_cli_option(&syms, c, optarg))
 				break;
 			if (export_source_option(&o, c, opts[option].name, optarg, WHO))

@@ -39,7 +39,7 @@ static void usage(FILE *f)
 		"                       record, a killed perf record's file) is an error, not a\n"
 		"                       warning after the whole records\n"
 		"  -q, --quiet          no stack-quality report on stderr\n");
-	symbol_cli_usage(f, 23);
+	symbol_cli_usage(f, 23, 1);
 }
 
 int cmd_script(int argc, char **argv)
@@ -69,7 +69,9 @@ int cmd_script(int argc, char **argv)
 	const char *path = NULL;
 	int c, option, rc = 2, quiet = 0;
 	o.symbols = &syms;
-	while ((c = getopt_long(argc, argv, "i:F:qh", opts, &option)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:F:qfh", opts, &option)) != -1) {
+		if (c == 'f') /* perf's -f: --force */
+			c = SYMBOL_O_FORCE;
 		if (symbol_cli_option(&syms, c, optarg))
 			continue;
 		switch (c) {

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/strbuf.h"
 #include "perfdata/perf_reader.h"
 #include "perfdata/perf_stat_print.h"
 #include "quality/stack_quality.h"
@@ -25,6 +26,7 @@ struct stat_options {
 	int records;
 	int unordered;
 	int build_ids;
+	int force;
 };
 
 static void show_progress(void *arg, uint64_t done, uint64_t total)
@@ -38,14 +40,15 @@ static void show_progress(void *arg, uint64_t done, uint64_t total)
 
 static int usage(FILE *f, int rc)
 {
-	fprintf(f, "usage: tephra stat [--records [--unordered] | --build-ids] [FILE]\n"
+	fprintf(f, "usage: tephra stat [--records [--unordered] | --build-ids] [--force] [FILE]\n"
 		   "Reports on a perf.data file: the header facts, record counts by type, samples\n"
 		   "per event, lost events and samples and, for recordings with call graphs (DWARF\n"
 		   "or frame pointers), the quality of the stacks.\n\n"
 		   "  FILE         perf.data file (default ./perf.data, - = standard input)\n"
 		   "  --records    print every record, one line each, in time order\n"
 		   "  --unordered  with --records: in file order instead\n"
-		   "  --build-ids  print the build-ids the file lists (as perf buildid-list)\n");
+		   "  --build-ids  print the build-ids the file lists (as perf buildid-list)\n"
+		   "  --force      read FILE even if root or you do not own it (as perf -f)\n");
 	return rc;
 }
 
@@ -59,6 +62,8 @@ static int parse_args(int argc, char **argv, struct stat_options *o)
 			o->unordered = 1;
 		else if (!strcmp(argv[i], "--build-ids"))
 			o->build_ids = 1;
+		else if (!strcmp(argv[i], "--force"))
+			o->force = 1;
 		else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
 			return usage(stdout, 0) + 1;
 		else if (argv[i][0] == '-' && argv[i][1])
@@ -141,10 +146,13 @@ static void stat_message(const char *msg)
 	size_t n = spooled_stdin ? strlen(spooled_stdin) : 0;
 	const char *at = n ? strstr(msg, spooled_stdin) : NULL;
 
-	if (at)
-		fprintf(stderr, "tephra stat: %.*s<stdin>%s\n", (int)(at - msg), msg, at + n);
-	else
-		fprintf(stderr, "tephra stat: %s\n", msg);
+	fputs("tephra stat: ", stderr);
+	if (at) {
+		fprintf(stderr, "%.*s<stdin>", (int)(at - msg), msg);
+		msg = at + n;
+	}
+	fputs_escaped(msg, stderr);   /* names from a recording must not drive the terminal */
+	fputc('\n', stderr);
 }
 
 /* The reader's warnings (odd feature sections, AUX data not decoded). */
@@ -168,6 +176,7 @@ int cmd_stat(int argc, char **argv)
 	if (rc)
 		return rc == 1 ? 0 : rc;
 	ro.unordered = o.unordered;
+	ro.force = o.force;
 	static const struct tephra_report progress = { stat_warn, show_progress, NULL, NULL };
 	static const struct tephra_report quiet = { stat_warn, NULL, NULL, NULL };
 	ro.report = &quiet;
@@ -203,7 +212,7 @@ int cmd_stat(int argc, char **argv)
 	perf_reader_close(r);
 	if (rc >= 0 && !o.build_ids && !o.records && strcmp(o.path, "-")) {
 		fflush(stdout);
-		rc = stack_quality_report_file(o.path, stdout, &err);
+		rc = stack_quality_report_file(o.path, o.force, stdout, &err);
 	}
 	if (spool_fd >= 0)
 		close(spool_fd);

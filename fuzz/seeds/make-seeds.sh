@@ -29,6 +29,13 @@ rec zstd -c 4000000 -g -z
 rec tracepoint -e syscalls:sys_enter_exit_group -e cpu-clock -c 8000000 -g
 perf record -q -c 4000000 -g -o - -- $p 2>/dev/null >"$tmp/pipe"
 cp "$tmp/pipe" "$c/perf_pipeline/pipe"; cp "$tmp/pipe" "$c/perf_reader/pipe"
+# crafted bombs (tests/hostile/mkperf.py, docs/hostile.md): zstd inflating 64 MiB and
+# 1 GiB past the recording's mmap size, 256 attrs (the id map), JIT memory
+for seed in "bomb 64 bomb-64m" "bomb 1024 bomb-1g" "attrs 256 attrs-256" "jit 4242 jit-anon"; do
+	set -- $seed
+	python3 tests/hostile/mkperf.py "$1" "$2" "$tmp/$3"
+	cp "$tmp/$3" "$c/perf_pipeline/$3"; cp "$tmp/$3" "$c/perf_reader/$3"
+done
 # the TRACING_DATA section of the tracepoint recording, alone
 python3 fuzz/seeds/tracing_data.py "$tmp/tracepoint" "$c/trace_format/tracing_data"
 cp /sys/kernel/tracing/events/sched/sched_switch/format "$c/trace_format/sched_switch.format" 2>/dev/null ||

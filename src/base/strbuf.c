@@ -68,3 +68,35 @@ void strbuf_release(struct strbuf *sb)
 	sb->buf = NULL;
 	sb->len = sb->cap = 0;
 }
+
+void strbuf_clean_controls(struct strbuf *sb, size_t from)
+{
+	for (size_t i = from; i < sb->len; i++)
+		if (text_is_control((unsigned char)sb->buf[i]))
+			sb->buf[i] = '?';
+}
+
+void fputs_clean(const char *s, FILE *out)
+{
+	for (;;) {
+		size_t n = 0;
+		while (s[n] && !text_is_control((unsigned char)s[n]))
+			n++;
+		fwrite(s, 1, n, out);
+		if (!s[n])
+			return;
+		fputc('?', out);
+		s += n + 1;
+	}
+}
+
+void fputs_escaped(const char *s, FILE *out)
+{
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (text_is_control(c) || c == '\t')
+			fprintf(out, "\\x%02x", c);
+		else
+			fputc(c, out);
+	}
+}

@@ -4,6 +4,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 struct strbuf {
 	char *buf;
@@ -20,5 +21,24 @@ void strbuf_addch(struct strbuf *sb, char c);
 void strbuf_addf(struct strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void strbuf_reset(struct strbuf *sb);
 void strbuf_release(struct strbuf *sb);
+
+/* Names from a recording (comms, event names, symbols, paths) may hold control bytes:
+ * a comm "x\nfl=/etc/shadow" forges lines of a line-based output, an escape sequence
+ * drives the terminal that shows it.  The line-based writers (folded stacks, callgrind,
+ * report text) write every byte from 0x01 to 0x1f but tab, and 0x7f, as '?'.  Tab and
+ * NUL stay: they end no line, and stackcollapse-perf.pl keeps them (a NUL reaches a
+ * name only from perf script text).  `tephra script` prints names raw, as perf script
+ * does. */
+static inline int text_is_control(unsigned char c)
+{
+	return (c && c < 0x20 && c != '\t') || c == 0x7f;
+}
+/* Replaces the control bytes of SB from offset FROM on by '?'. */
+void strbuf_clean_controls(struct strbuf *sb, size_t from);
+/* fputs(S, OUT) with control bytes written as '?'. */
+void fputs_clean(const char *s, FILE *out);
+/* fputs(S, OUT) with control bytes (tab too) written as \xNN: messages on a terminal
+ * show what a name holds without letting it act. */
+void fputs_escaped(const char *s, FILE *out);
 
 #endif

@@ -39,10 +39,14 @@ static uint32_t cg_fn(struct hashmap *fns, uint32_t name, uint32_t file, uint32_
 /* "(id) name" the first time a name of kind KIND is used, then "(id)". */
 static void compressed(FILE *out, const char *kind, uint32_t id, const char *name, uint8_t *seen)
 {
-	if (seen[id])
+	if (seen[id]) {
 		fprintf(out, "%s=(%u)\n", kind, id + 1);
-	else
-		fprintf(out, "%s=(%u) %s\n", kind, id + 1, *name ? name : "???");
+	} else {
+		/* a name with a newline would forge fl=/fn=/cost lines (strbuf.h) */
+		fprintf(out, "%s=(%u) ", kind, id + 1);
+		fputs_clean(*name ? name : "???", out);
+		fputc('\n', out);
+	}
 	seen[id] = 1;
 }
 
@@ -120,14 +124,18 @@ int export_write_callgrind(const struct export_profile *p, FILE *out, struct tep
 	int instructions = p->event && !p->has_sample_counts && !strcmp(p->event, "instructions");
 	const char *event = is_time ? "ns" : instructions ? "Ir" : p->event ? "Count" : "Samples";
 	fprintf(out, "# callgrind format\nversion: 1\ncreator: tephra\n");
-	if (p->event && p->has_sample_counts)
-		fprintf(out, "cmd: %s\n", p->event);
-	fprintf(out, "positions: line\nevent: %s : %s\nevents: %s\nsummary: %" PRIu64 "\n\n", event,
-		!is_time ? (p->event ? p->event : "samples")
-		: !strcmp(time_kind, "cpu")  ? "CPU time (ns)"
-		: !strcmp(time_kind, "wall") ? "wall time (ns)"
-					     : "off-CPU time (ns)",
-		event, total);
+	/* the event name comes from the recording's header: no line of its own */
+	if (p->event && p->has_sample_counts) {
+		fputs("cmd: ", out);
+		fputs_clean(p->event, out);
+		fputc('\n', out);
+	}
+	fprintf(out, "positions: line\nevent: %s : ", event);
+	fputs_clean(!is_time ? (p->event ? p->event : "samples")
+		    : !strcmp(time_kind, "cpu")  ? "CPU time (ns)"
+		    : !strcmp(time_kind, "wall") ? "wall time (ns)"
+						 : "off-CPU time (ns)", out);
+	fprintf(out, "\nevents: %s\nsummary: %" PRIu64 "\n\n", event, total);
 
 	/* per function: its self costs, then its arcs; names compressed as "(id) name" */
 	size_t nr_fns = hashmap_count(&fns), nr_strings = hashmap_count(&p->strings);

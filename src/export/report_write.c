@@ -218,13 +218,16 @@ int export_write_report(const struct export_profile *p, const struct export_repo
 	} else {
 		char tw[32], sw[32];
 		format_weight(tw, sizeof(tw), all, is_time);
-		/* folded text counts no samples apart from its weights */
-		if (p->has_sample_counts)
-			fprintf(out, "# %s: %" PRIu64 " samples%s%s, %s in all (%s)\n",
-				o->source ? o->source : "", samples, p->event ? " of " : "",
-				p->event ? p->event : "", tw, unit);
-		else
-			fprintf(out, "# %s: %s in all (%s)\n", o->source ? o->source : "", tw, unit);
+		/* folded text counts no samples apart from its weights; no forged lines (strbuf.h) */
+		fputs("# ", out);
+		fputs_clean(o->source ? o->source : "", out);
+		if (p->has_sample_counts) {
+			fprintf(out, ": %" PRIu64 " samples%s", samples, p->event ? " of " : "");
+			fputs_clean(p->event ? p->event : "", out);
+			fprintf(out, ", %s in all (%s)\n", tw, unit);
+		} else {
+			fprintf(out, ": %s in all (%s)\n", tw, unit);
+		}
 		fprintf(out, "# per %s, by %s weight%s\n#\n", what, o->sort_total ? "total" : "self",
 			o->top && n == o->top ? " (the top ones)" : "");
 		/* per function, its object's base name first, as perf report --sort dso,sym
@@ -251,7 +254,8 @@ int export_write_report(const struct export_profile *p, const struct export_repo
 				const char *obj = base_name(export_string(p, rows[i].object));
 				fprintf(out, "%-*s  ", width, *obj ? obj : "[unknown]");
 			}
-			fprintf(out, "%s\n", rows[i].name ? export_string(p, rows[i].name) : unknown);
+			fputs_clean(rows[i].name ? export_string(p, rows[i].name) : unknown, out);
+			fputc('\n', out);
 		}
 	}
 	free(rows);

@@ -136,7 +136,7 @@ static void name_piece(struct strbuf *out, const char *func, size_t func_len,
 	}
 }
 
-int fold_name_frame_text_each(struct strbuf *out, const char *sym, size_t sym_len,
+static int fold_name_frame_text_each_raw(struct strbuf *out, const char *sym, size_t sym_len,
 			      const char *dso, size_t dso_len, const char *pc, size_t pc_len,
 			      unsigned flags,
 			      void (*after_piece)(void *arg, struct strbuf *out, int is_unknown),
@@ -177,6 +177,18 @@ int fold_name_frame_text_each(struct strbuf *out, const char *sym, size_t sym_le
 		start = stop + 2;
 	}
 	return 1;
+}
+
+int fold_name_frame_text_each(struct strbuf *out, const char *sym, size_t sym_len,
+			      const char *dso, size_t dso_len, const char *pc, size_t pc_len,
+			      unsigned flags,
+			      void (*after_piece)(void *arg, struct strbuf *out, int is_unknown),
+			      void *arg)
+{
+	size_t from = out->len;
+	int r = fold_name_frame_text_each_raw(out, sym, sym_len, dso, dso_len, pc, pc_len, flags, after_piece, arg);
+	strbuf_clean_controls(out, from);   /* a name must not end the line (strbuf.h) */
+	return r;
 }
 
 int fold_name_frame_text(struct strbuf *out, const char *sym, size_t sym_len,
@@ -243,7 +255,7 @@ static void exact_piece(struct strbuf *out, const char *name, size_t len, unsign
 	}
 }
 
-int fold_name_frame_exact(struct strbuf *out, const char *sym, const char *dso, uint64_t addr,
+static int fold_name_frame_exact_raw(struct strbuf *out, const char *sym, const char *dso, uint64_t addr,
 			  unsigned flags)
 {
 	const char *d = dso ? dso : "[unknown]";
@@ -289,6 +301,15 @@ int fold_name_frame_exact(struct strbuf *out, const char *sym, const char *dso, 
 	}
 }
 
+int fold_name_frame_exact(struct strbuf *out, const char *sym, const char *dso, uint64_t addr,
+			  unsigned flags)
+{
+	size_t from = out->len;
+	int r = fold_name_frame_exact_raw(out, sym, dso, addr, flags);
+	strbuf_clean_controls(out, from);   /* a name must not end the line (strbuf.h) */
+	return r;
+}
+
 void fold_name_root_text(struct strbuf *out, const char *comm, size_t comm_len,
 			 const char *pid, const char *tid, enum fold_root_mode mode)
 {
@@ -299,10 +320,12 @@ void fold_name_root_text(struct strbuf *out, const char *comm, size_t comm_len,
 		strbuf_addf(out, "-%s/%s", pid, tid);
 	else if (mode == FOLD_ROOT_PID)
 		strbuf_addf(out, "-%s", pid);
-	/* Only the space character: tabs and other blanks stay as they are. */
+	/* Only the space character: tabs and other blanks stay as they are; control
+	 * bytes become '?' (a comm must not end the line: strbuf.h). */
 	for (size_t i = from; i < out->len; i++)
 		if (out->buf[i] == ' ')
 			out->buf[i] = '_';
+	strbuf_clean_controls(out, from);
 }
 
 void fold_name_root(struct strbuf *out, const char *comm, uint32_t pid, uint32_t tid,

@@ -47,7 +47,18 @@ static void decode_attr(struct perf_attr *a, const uint8_t *p, size_t n)
 static int cmp_id_slot(const void *a, const void *b)
 {
 	const struct perf_id_slot *x = a, *y = b;
-	return x->id < y->id ? -1 : x->id > y->id;
+	if (x->id != y->id)
+		return x->id < y->id ? -1 : 1;
+	/* the same id in two attrs: in attr order, whatever qsort does */
+	return x->desc_index < y->desc_index ? -1 : x->desc_index > y->desc_index;
+}
+
+void perf_header_sort_ids(struct perf_reader *r)
+{
+	if (!r->id_map_unsorted)
+		return;
+	qsort(r->id_map, r->nr_id_map, sizeof(*r->id_map), cmp_id_slot);
+	r->id_map_unsorted = 0;
 }
 
 int perf_header_add_attr(struct perf_reader *r, const uint8_t *attr, size_t attr_bytes,
@@ -78,13 +89,20 @@ int perf_header_add_attr(struct perf_reader *r, const uint8_t *attr, size_t attr
 	r->samples_by_event[r->nr_descs] = 0;
 	r->stats.nr_samples_by_event = r->samples_by_event;
 
-	r->id_map = xrealloc(r->id_map, (r->nr_id_map + nr_ids + 1) * sizeof(*r->id_map));
+	if (r->nr_id_map + nr_ids + 1 > r->cap_id_map) {
+		/* doubling: growing by each attr's ids copied the map once per attr */
+		size_t cap = r->cap_id_map ? 2 * r->cap_id_map : 16;
+		while (cap < r->nr_id_map + nr_ids + 1)
+			cap *= 2;
+		r->id_map = xrealloc(r->id_map, cap * sizeof(*r->id_map));
+		r->cap_id_map = cap;
+	}
 	for (size_t i = 0; i < nr_ids; i++) {
 		r->id_map[r->nr_id_map].id = idv[i];
 		r->id_map[r->nr_id_map].desc_index = r->nr_descs;
 		r->nr_id_map++;
 	}
-	qsort(r->id_map, r->nr_id_map, sizeof(*r->id_map), cmp_id_slot);
+	r->id_map_unsorted |= nr_ids > 0;
 	r->nr_descs++;
 	return 0;
 }
@@ -188,9 +206,10 @@ static int parse_event_desc(struct perf_reader *r, const uint8_t *p, size_t n, i
 			return bad_feature(r, PERF_FEAT_EVENT_DESC, off,
 					   "event entry runs past the end of its section", err);
 		}
-		for (size_t k = 0; k < r->nr_id_map && nr_ids && match < 0; k++)
-			if (r->id_map[k].id == pb_u64(ids))
-				match = (long)r->id_map[k].desc_index;
+		if (nr_ids) {
+			perf_header_sort_ids(r);
+			match = perf_reader_event_by_id(r, pb_u64(ids));
+		}
 		if (match < 0 && i < r->nr_descs)
 			match = i;
 		if (match < 0 || r->descs[match].name) {
@@ -289,6 +308,13 @@ int perf_header_parse_feature(struct perf_reader *r, unsigned bit, const uint8_t
 		if (c.bad)
 			return bad_feature(r, bit, off, "section too short", err);
 		h->has_sample_time = 1;
+		return 0;
+	case PERF_FEAT_COMPRESSED: /* version, type, level, ratio, mmap_len */
+		for (int i = 0; i < 4; i++)
+			pb_get_u32(&c);
+		r->comp_mmap_len = pb_get_u32(&c);
+		if (c.bad)
+			return bad_feature(r, bit, off, "section too short", err);
 		return 0;
 	case PERF_FEAT_CMDLINE: return parse_cmdline(r, p, n, off, err);
 	case PERF_FEAT_EVENT_DESC: return parse_event_desc(r, p, n, off, err);
@@ -403,6 +429,7 @@ int perf_header_read_file(struct perf_reader *r, struct tephra_error *err)
 		if (perf_header_add_attr(r, m + a, bytes, m + ids_off, ids_size / 8, (int64_t)a, err))
 			return -1;
 	}
+	perf_header_sort_ids(r);
 
 	r->pos = data_off;
 	r->end = data_off + data_size;

@@ -1,5 +1,6 @@
 /* perf_reader.c - the input driver: takes the bytes of a perf.data file or pipe-mode
- * stream (perf_input.c), cuts the data into records, decompresses COMPRESSED records, sends each record
+ * stream (perf_input.c), cuts the data into records, has COMPRESSED records inflated
+ * (perf_decompress.c), sends each record
  * either straight to delivery or through the ordering queue, and decodes records as they
  * are delivered.
  *
@@ -17,13 +18,16 @@
 #include <unistd.h>
 #include <zstd.h>
 
+#include "base/file_owner.h"
 #include "base/xalloc.h"
 #include "perfdata/page_prefetch.h"
 #include "perfdata/perf_bytes.h"
 #include "perfdata/perf_reader_internal.h"
 
-#define DECOMP_CHUNK (256 * 1024)
-#define MAX_RECORD 65536
+/* Decompressed records queued in one round, at most: past it the round is closed early
+ * (as perf does past --queue-size), so that many COMPRESSED records without a
+ * FINISHED_ROUND cannot pile up (a 200 KB file held 1 GiB so). */
+#define ROUND_INFLATED_MAX ((size_t)128 << 20)
 #define PROGRESS_STEP (4u << 20)
 
 /* ---- delivery FIFO ----
@@ -208,9 +212,6 @@ static int read_record(struct perf_reader *r, const uint8_t **rec, size_t *size,
 
 /* ---- records ---- */
 
-static int handle_record(struct perf_reader *r, const uint8_t *rec, size_t size, int64_t off,
-			 int in_compressed, struct tephra_error *err);
-
 static void make_entry(struct perf_reader *r, struct perf_queued_record *q, const uint8_t *rec,
 		       size_t size, int64_t off, int transient, int in_compressed, long desc,
 		       uint64_t time)
@@ -234,78 +235,6 @@ static void make_entry(struct perf_reader *r, struct perf_queued_record *q, cons
 	}
 }
 
-static int decompress(struct perf_reader *r, const uint8_t *rec, size_t size, int64_t off,
-		      struct tephra_error *err)
-{
-	const uint8_t *payload = rec + 8;
-	size_t plen = size - 8;
-	ZSTD_inBuffer in;
-
-	if (pb_u32(rec) == PERF_REC_COMPRESSED2) {
-		uint64_t data_size = size >= 16 ? pb_u64(rec + 8) : UINT64_MAX;
-		if (data_size > size - 16) {
-			tephra_error_at(err, r->path, off, "PERF_RECORD_COMPRESSED2: data size %" PRIu64
-					" runs past the end of the record", data_size);
-			return -1;
-		}
-		payload = rec + 16;
-		plen = (size_t)data_size;
-	}
-	if (!r->zstd) {
-		r->zstd = ZSTD_createDStream();
-		if (!r->zstd || ZSTD_isError(ZSTD_initDStream(r->zstd))) {
-			tephra_error_at(err, r->path, off, "cannot set up zstd decompression");
-			return -1;
-		}
-	}
-	if (!r->dbuf) {
-		r->dbuf_cap = MAX_RECORD + DECOMP_CHUNK;
-		r->dbuf = xmalloc(r->dbuf_cap);
-	}
-	in.src = payload;
-	in.size = plen;
-	in.pos = 0;
-	for (;;) {
-		ZSTD_outBuffer out = { r->dbuf, r->dbuf_cap, r->dbuf_len };
-		size_t in_before = in.pos, out_before = out.pos, at = 0, ret;
-
-		ret = ZSTD_decompressStream(r->zstd, &out, &in);
-		if (ZSTD_isError(ret)) {
-			tephra_error_at(err, r->path, off, "PERF_RECORD_COMPRESSED: corrupt zstd data: %s",
-					ZSTD_getErrorName(ret));
-			return -1;
-		}
-		r->dbuf_len = out.pos;
-		while (r->dbuf_len - at >= 8) {
-			size_t rsize = pb_u16(r->dbuf + at + 6);
-
-			if (rsize < 8) {
-				tephra_error_at(err, r->path, off, "PERF_RECORD_COMPRESSED: decompressed "
-						"record size %zu is smaller than a record header", rsize);
-				return -1;
-			}
-			if (rsize > r->dbuf_len - at)
-				break;
-			if (handle_record(r, r->dbuf + at, rsize, off, 1, err))
-				return -1;
-			at += rsize;
-		}
-		memmove(r->dbuf, r->dbuf + at, r->dbuf_len - at);
-		r->dbuf_len -= at;
-		/* Done when the input is used up and zstd had room to spare (so it holds
-		 * nothing back).  The leftover is shorter than one record, so the buffer
-		 * always has room and every call consumes or produces something. */
-		if (in.pos == in.size && out.pos < out.size)
-			break;
-		if (in.pos == in_before && out.pos == out_before) {
-			tephra_error_at(err, r->path, off, "PERF_RECORD_COMPRESSED: zstd makes no "
-					"progress");
-			return -1;
-		}
-	}
-	return 0;
-}
-
 static int handle_user_record(struct perf_reader *r, const uint8_t *rec, size_t size,
 			      int64_t off, int in_compressed, struct tephra_error *err)
 {
@@ -322,6 +251,7 @@ static int handle_user_record(struct perf_reader *r, const uint8_t *rec, size_t 
 		r->stats.nr_rounds++;
 		if (!r->opts.unordered)
 			perf_ordered_queue_close_round(&r->queue);
+		r->inflated_in_round = 0;
 		break;
 	case PERF_REC_HEADER_ATTR: {
 		uint32_t attr_size = size >= 16 ? pb_u32(rec + 12) : 0;
@@ -365,14 +295,16 @@ static int handle_user_record(struct perf_reader *r, const uint8_t *rec, size_t 
 	return 0;
 }
 
-static int handle_record(struct perf_reader *r, const uint8_t *rec, size_t size, int64_t off,
-			 int in_compressed, struct tephra_error *err)
+int perf_reader_handle_record(struct perf_reader *r, const uint8_t *rec, size_t size,
+			      int64_t off, int in_compressed, struct tephra_error *err)
 {
 	uint32_t type = pb_u32(rec);
 	struct perf_queued_record q;
 	uint64_t time;
 	long desc;
 
+	if (type != PERF_REC_HEADER_ATTR)
+		perf_header_sort_ids(r);   /* after a run of ATTR records, before lookups */
 	if (type < sizeof(r->stats.nr_records) / sizeof(r->stats.nr_records[0]))
 		r->stats.nr_records[type]++;
 	r->stats.nr_records_total++;
@@ -386,7 +318,19 @@ static int handle_record(struct perf_reader *r, const uint8_t *rec, size_t size,
 		/* The container is delivered too (before its contents, as perf dumps it). */
 		make_entry(r, &q, rec, size, off, r->input == PERF_INPUT_STREAM, 0, -1, UINT64_MAX);
 		ready_push(r, &q);
-		return decompress(r, rec, size, off, err);
+		if (perf_reader_decompress(r, rec, size, off, err))
+			return -1;
+		if (r->inflated_in_round > ROUND_INFLATED_MAX) {
+			if (!r->warned_long_round++)
+				tephra_warn(r->opts.report, "warning: %s: offset 0x%" PRIx64 ": more "
+					    "than %zu MiB of decompressed records wait for the end of a "
+					    "round: delivered now (later records may be out of time "
+					    "order)", r->path, (uint64_t)off, ROUND_INFLATED_MAX >> 20);
+			due_into_fifo(r);
+			perf_ordered_queue_close_all(&r->queue);
+			r->inflated_in_round = 0;
+		}
+		return 0;
 	}
 	if (type >= PERF_REC_HEADER_ATTR)
 		return handle_user_record(r, rec, size, off, in_compressed, err);
@@ -416,6 +360,8 @@ static int handle_record(struct perf_reader *r, const uint8_t *rec, size_t size,
 	if (r->queue.next_seq && time < r->queue.last_flushed)
 		r->stats.nr_out_of_order++;
 	queue_push(r, &q);
+	if (in_compressed)
+		r->inflated_in_round += size;
 	if (perf_ordered_queue_len(&r->queue) > r->stats.max_queued)
 		r->stats.max_queued = perf_ordered_queue_len(&r->queue);
 	return 0;
@@ -536,7 +482,7 @@ static int pump(struct perf_reader *r, struct tephra_error *err)
 		report_progress(r, 1);
 		return 0;
 	}
-	if (handle_record(r, rec, size, off, 0, err))
+	if (perf_reader_handle_record(r, rec, size, off, 0, err))
 		return -1;
 	report_progress(r, 0);
 	if (r->map_is_mmap && !r->win && r->pos >= r->release_next) {
@@ -638,10 +584,16 @@ int perf_reader_open(struct perf_reader **out, const char *path,
 	r->path = xstrdup(strcmp(path, "-") ? path : "<stdin>");
 	if (opts)
 		r->opts = *opts;
+	if (strcmp(path, "-") && !r->opts.force && stat(path, &st) == 0 &&
+	    !file_owner_trusted(&st)) {
+		tephra_error_at(err, r->path, -1, FILE_OWNER_REFUSED);
+		goto fail;
+	}
 	if (strcmp(path, "-") && stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
 		if (perf_dir_open(r, path, err))
 			goto fail;
-		*out = r;
+		perf_header_sort_ids(r);
+	*out = r;
 		return 0;
 	}
 	r->fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC) : 0;
@@ -673,6 +625,7 @@ int perf_reader_open(struct perf_reader **out, const char *path,
 	if (r->hdr.pipe_mode && read_pipe_header_records(r, err))
 		goto fail;
 	r->total_bytes = r->hdr.data_size;
+	perf_header_sort_ids(r);
 	*out = r;
 	return 0;
 fail:
@@ -722,6 +675,7 @@ int perf_reader_next(struct perf_reader *r, struct perf_event *ev, struct tephra
 {
 	const struct perf_queued_record *q;
 
+	perf_header_sort_ids(r);   /* the last records read may have been ATTRs */
 	if (r->failed) {
 		if (err)
 			*err = r->saved_err;

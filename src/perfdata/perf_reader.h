@@ -354,6 +354,10 @@ struct perf_reader_options {
 	 * bytes (0: 4 MB, or the file's size if smaller, doubled up to 64 MB while rounds
 	 * are longer); tests make it tiny so that it wraps over records still queued. */
 	size_t window_bytes;
+	/* perf -f: read a file owned by another user than root and the one running us
+	 * (refused otherwise, as perf does: base/file_owner.h; standard input is not
+	 * checked) */
+	int force;
 };
 
 /* Opens PATH: a perf.data file, a pipe-mode stream saved to a file, a perf.data

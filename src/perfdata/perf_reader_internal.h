@@ -78,12 +78,18 @@ struct perf_reader {
 	/* events (one per attr) */
 	struct perf_event_desc *descs;
 	size_t nr_descs, cap_descs;
-	struct perf_id_slot *id_map; /* sorted by id */
-	size_t nr_id_map;
+	struct perf_id_slot *id_map; /* sorted by id (then attr) once id_map_unsorted is 0 */
+	size_t nr_id_map, cap_id_map;
+	int id_map_unsorted;         /* attrs added since the last perf_header_sort_ids */
 	uint64_t *samples_by_event;
 
 	/* zstd state for COMPRESSED records (opaque ZSTD_DStream *) */
 	void *zstd;
+	uint32_t comp_mmap_len;  /* the COMPRESSED feature's mmap size: what one record
+				  * may inflate to (0: not given) */
+	size_t inflated_in_round; /* bytes of decompressed records queued since the last
+				   * round closed (bounded: perf_reader.c) */
+	int warned_long_round;
 	uint8_t *dbuf;           /* decompressed bytes not yet cut into records */
 	size_t dbuf_len, dbuf_cap;
 
@@ -131,6 +137,15 @@ int perf_input_window(struct perf_reader *r, size_t n, const uint8_t **at,
 /* MAPPED: asks the kernel to map the pages up to the next release point in one call. */
 void perf_input_prefault(struct perf_reader *r);
 
+/* perf_reader.c: one record read (or inflated): counted, decoded enough to queue or
+ * deliver it, COMPRESSED ones inflated.  Returns 0, or -1 with ERR. */
+int perf_reader_handle_record(struct perf_reader *r, const uint8_t *rec, size_t size,
+			      int64_t off, int in_compressed, struct tephra_error *err);
+/* perf_decompress.c: the records a COMPRESSED/COMPRESSED2 record holds, each through
+ * perf_reader_handle_record.  Returns 0, or -1 with ERR. */
+int perf_reader_decompress(struct perf_reader *r, const uint8_t *rec, size_t size, int64_t off,
+			   struct tephra_error *err);
+
 /* perf_header.c */
 int perf_header_read_file(struct perf_reader *r, struct tephra_error *err);
 int perf_header_parse_feature(struct perf_reader *r, unsigned bit, const uint8_t *p, size_t n,
@@ -140,6 +155,10 @@ int perf_header_add_attr(struct perf_reader *r, const uint8_t *attr, size_t attr
 int perf_header_add_build_id(struct perf_reader *r, const uint8_t *rec, size_t size,
 			     int64_t off, struct tephra_error *err);
 void perf_header_finish_names(struct perf_reader *r);
+/* Sorts the id map if attrs were added since: once after the header's attrs, once
+ * after a run of pipe-mode ATTR records (before any lookup), never once per attr (a
+ * header of 64 k attrs took 132 s so). */
+void perf_header_sort_ids(struct perf_reader *r);
 /* Parses a TRACING_DATA blob into r->tp; a blob that does not parse is a warning (the
  * samples are still read; tracepoint fields are then not printed). */
 void perf_header_tracing_data(struct perf_reader *r, const uint8_t *p, size_t n, int64_t off);

@@ -746,6 +746,7 @@ int perf_fold_file(const char *path, const struct perf_fold_options *o, struct f
 		perf_session_end_progress(&s); /* the block would start on the progress line */
 		stack_quality_print_brief(r.quality, kind, o->quality_who ? o->quality_who : "tephra",
 					  path, perf_reader_stats(s.reader), o->quality);
+		stack_quality_print_skipped(s.store, o->quality);
 	}
 	uint64_t *weights = NULL;
 	size_t nr_stacks = hashmap_count(&r.stacks);

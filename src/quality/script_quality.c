@@ -101,4 +101,5 @@ void script_quality_print(const struct script_quality *sq, struct perf_session *
 		return;
 	perf_session_end_progress(s); /* the block would start on the progress line */
 	stack_quality_print_brief(sq->q, kind, who, s->path, perf_reader_stats(s->reader), out);
+	stack_quality_print_skipped(s->store, out);
 }

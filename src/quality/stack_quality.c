@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/strbuf.h"
 #include "base/xalloc.h"
 #include "symbol/symbol_store.h"
 #include "quality/unwind_quality.h"
@@ -551,4 +552,16 @@ void stack_quality_print_full(const struct stack_quality *q, enum stack_quality_
 	print_common(q, kind, stats, FULL_LISTED, out);
 	if (kind == STACK_QUALITY_DWARF)
 		unwind_quality_print(q->walks, out);
+}
+
+void stack_quality_print_skipped(const struct symbol_store *store, FILE *out)
+{
+	const char *first;
+	size_t n = store ? symbol_store_skipped_files(store, &first) : 0;
+	if (!n)
+		return;
+	fprintf(out, "  objects whose file was not opened (not a regular file, or another "
+		"user's map file): %zu, the first ", n);
+	fputs_escaped(first, out);   /* a recorded path must not drive the terminal */
+	fputc('\n', out);
 }

@@ -95,14 +95,19 @@ void stack_quality_print_brief(const struct stack_quality *q, enum stack_quality
 			       const char *who, const char *path,
 			       const struct perf_reader_stats *stats, FILE *out);
 
+/* The block's line for the files a recording names that were not opened (a FIFO, a
+ * device, another user's map file: named_file.h); nothing when there were none. */
+void stack_quality_print_skipped(const struct symbol_store *store, FILE *out);
+
 /* The full section for `tephra stat`: for DWARF, the walk outcomes by status, then the
  * frames. */
 void stack_quality_print_full(const struct stack_quality *q, enum stack_quality_kind kind,
 			      const struct perf_reader_stats *stats, FILE *out);
 
 /* The full section for a whole file, in a pass of its own (the frames named as
- * `perf script` names them): prints nothing when the stacks get no block.
- * Returns 0, or -1 with ERR. */
-int stack_quality_report_file(const char *path, FILE *out, struct tephra_error *err);
+ * `perf script` names them): prints nothing when the stacks get no block.  FORCE:
+ * perf -f (symbol_options.force).  Returns 0, or -1 with ERR. */
+int stack_quality_report_file(const char *path, int force, FILE *out,
+			      struct tephra_error *err);
 
 #endif

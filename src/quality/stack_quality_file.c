@@ -34,10 +34,11 @@ static int on_sample(void *arg, struct perf_session *s, const struct perf_sessio
 	return 0;
 }
 
-int stack_quality_report_file(const char *path, FILE *out, struct tephra_error *err)
+int stack_quality_report_file(const char *path, int force, FILE *out, struct tephra_error *err)
 {
 	struct perf_session s;
-	if (perf_session_open(&s, path, NULL, NULL, 1, err))
+	struct symbol_options sym = { .force = force };
+	if (perf_session_open(&s, path, &sym, NULL, 1, err))
 		return -1;
 	s.max_stack = PERF_SCRIPT_MAX_STACK;
 	struct quality_pass p = { stack_quality_new(),

@@ -18,6 +18,7 @@ int perf_session_open(struct perf_session *s, const char *path, const struct sym
 	struct symbol_options defaults = { 0 };
 	if (!sym)
 		sym = &defaults;
+	ro.force = sym->force;
 	/* the places the user named are checked before any output */
 	if (symbol_options_check(sym, err))
 		return -1;

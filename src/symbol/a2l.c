@@ -14,6 +14,7 @@
 #include "symbol/a2l_unit_index.h"
 #include "symbol/debug_inflate.h"
 #include "symbol/debug_paths.h"
+#include "symbol/named_file.h"
 
 /* One address's answer: NR records (name, source file or NULL for addr2line's "??",
  * line or 0), innermost first.  The strings are the facts' (DWARF, ELF symbols) or
@@ -98,7 +99,9 @@ enum { FN_FRESH = 0, FN_DONE = 1, FN_RENAMED = 2 };
 static char *no_debuginfo_path;
 
 /* Whether one of the places libdwfl's standard search looks for a .gnu_debuglink file
- * holds it: next to the object, in .debug/ there, under /usr/lib/debug. */
+ * holds it: next to the object, in .debug/ there, under /usr/lib/debug.  That search
+ * opens its candidates by path itself, so when one is a FIFO or a device (named_file.h)
+ * it is not run at all. */
 static int debuglink_candidate_exists(const char *modname, const char *debuglink_file)
 {
 	struct debug_paths_object obj = { .path = modname ? modname : "",
@@ -107,8 +110,15 @@ static int debuglink_candidate_exists(const char *modname, const char *debuglink
 	int found = 0;
 
 	debug_paths_list(&debug_paths_libdwfl, DEBUG_PATHS_LIBDWFL, &obj, &files);
-	for (size_t i = 0; i < files.nr && !found; i++)
-		found = access(files.paths[i], R_OK) == 0;
+	for (size_t i = 0; i < files.nr; i++) {
+		const char *why;
+		if (named_file_check(files.paths[i], 0, &why) == 0) {
+			found = 1;
+		} else if (named_file_refused(why)) {
+			found = 0;
+			break;
+		}
+	}
 	debug_paths_list_release(&files);
 	return found;
 }
@@ -142,10 +152,17 @@ struct a2l *a2l_open(const char *path)
 	Dwfl *dwfl = dwfl_begin(&offline_callbacks);
 	if (!dwfl)
 		return NULL;
+	/* opened here, not by libdwfl: never a FIFO or a device (named_file.h) */
+	int fd = named_file_open(path, 0, NULL);
+	if (fd < 0) {
+		dwfl_end(dwfl);
+		return NULL;
+	}
 	dwfl_report_begin(dwfl);
-	Dwfl_Module *mod = dwfl_report_offline(dwfl, "", path, -1);
+	Dwfl_Module *mod = dwfl_report_offline(dwfl, "", path, fd); /* owns FD if made */
 	dwfl_report_end(dwfl, NULL, NULL);
 	if (!mod) {
+		close(fd);
 		dwfl_end(dwfl);
 		return NULL;
 	}

@@ -38,18 +38,29 @@ static int listed(const char *name, const char *const *list, size_t n)
 
 #define LISTED(name, list) listed(name, list, sizeof(list) / sizeof(list[0]))
 
-/* Whether binutils would refuse the file's DWARF: a section it needs inflates to more
- * than ten times the file. */
-static int refused_by_binutils(Elf *elf, size_t shstrndx, uint64_t file_size)
+/* What one section may inflate to: a file's size says little (a sparse 1 GiB file holds
+ * 4 MB, and its .debug_info claimed 4 GiB: 4.2 GB for a plain fold), so also at most
+ * DEFLATE's ratio (1032:1) times the compressed bytes, and at most 1 GiB. */
+#define INFLATE_RATIO_MAX 1032u
+#define INFLATE_MAX ((uint64_t)1 << 30)
+
+/* Whether the file's DWARF is refused: a section binutils needs inflates to more than
+ * ten times the file (binutils 2.40 refuses it too), or any DWARF section claims more
+ * than the bounds above (libdw would inflate it whole, so it is not left to libdw). */
+static int refused_by_size(Elf *elf, size_t shstrndx, uint64_t file_size)
 {
 	Elf_Scn *scn = NULL;
 	while ((scn = elf_nextscn(elf, scn)) != NULL) {
 		GElf_Shdr sh;
 		GElf_Chdr ch;
-		if (!gelf_getshdr(scn, &sh) || !(sh.sh_flags & SHF_COMPRESSED))
+		if (!gelf_getshdr(scn, &sh) || !(sh.sh_flags & SHF_COMPRESSED) ||
+		    !gelf_getchdr(scn, &ch))
 			continue;
-		if (LISTED(elf_strptr(elf, shstrndx, sh.sh_name), binutils_checked) &&
-		    gelf_getchdr(scn, &ch) && ch.ch_size / 10 > file_size)
+		const char *name = elf_strptr(elf, shstrndx, sh.sh_name);
+		if (LISTED(name, binutils_checked) && ch.ch_size / 10 > file_size)
+			return 1;
+		if (name && !strncmp(name, ".debug_", 7) &&
+		    (ch.ch_size > INFLATE_MAX || ch.ch_size / INFLATE_RATIO_MAX > sh.sh_size))
 			return 1;
 	}
 	return 0;
@@ -97,7 +108,7 @@ size_t debug_inflate_sections(Elf *elf, uint64_t file_size, struct debug_inflate
 	size_t shstrndx;
 	if (!elf || elf_kind(elf) != ELF_K_ELF || elf_getshdrstrndx(elf, &shstrndx) != 0)
 		return 0;
-	if (refused_by_binutils(elf, shstrndx, file_size)) {
+	if (refused_by_size(elf, shstrndx, file_size)) {
 		out->refused = 1;
 		return 0;
 	}

@@ -24,7 +24,8 @@ struct debug_inflated {
 /* Inflates ELF's compressed DWARF sections as above.  FILE_SIZE is the file's size in
  * bytes: binutils 2.40 refuses a compressed section whose inflated size is over ten
  * times it ("section .debug_info is too big"); then OUT->refused is set and nothing is
- * inflated.  A section that does not inflate cleanly is left to libdw as it was.
+ * inflated.  So too when a DWARF section claims more than 1 GiB or more than 1032
+ * times its compressed bytes (DEFLATE's limit): a crafted file's bomb (docs/hostile.md).  A section that does not inflate cleanly is left to libdw as it was.
  * Returns the number of sections inflated. */
 size_t debug_inflate_sections(Elf *elf, uint64_t file_size, struct debug_inflated *out);
 

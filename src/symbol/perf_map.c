@@ -4,12 +4,23 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
-long perf_map_load(struct symbol_table *t, const char *path)
+#include "symbol/named_file.h"
+
+long perf_map_load(struct symbol_table *t, const char *path, int check_owner,
+		   const char **why)
 {
-	FILE *f = fopen(path, "re");
-	if (!f)
+	/* Anyone can write /tmp/perf-PID.map: read only when root or the user reading
+	 * the recording owns it (unless -f), and never a FIFO or a device. */
+	int fd = named_file_open(path, check_owner ? NAMED_FILE_OWNER : 0, why);
+	if (fd < 0)
 		return -1;
+	FILE *f = fdopen(fd, "r");
+	if (!f) {
+		close(fd);
+		return -1;
+	}
 	char *line = NULL;
 	size_t cap = 0;
 	ssize_t len;

@@ -7,7 +7,10 @@
 
 #include "symbol/symbol_table.h"
 
-/* Returns the number of symbols read, or -1 if PATH cannot be opened. */
-long perf_map_load(struct symbol_table *t, const char *path);
+/* Returns the number of symbols read, or -1 if PATH cannot be opened or is not to be
+ * read (named_file.h: a FIFO, a device, with CHECK_OWNER another user's file), with
+ * *WHY (may be NULL). */
+long perf_map_load(struct symbol_table *t, const char *path, int check_owner,
+		   const char **why);
 
 #endif

@@ -20,6 +20,7 @@
 #include "symbol/a2l.h"
 #include "symbol/dso_prefetch.h"
 #include "symbol/kallsyms_prefetch.h"
+#include "symbol/named_file.h"
 #include "symbol/perf_map.h"
 #include "symbol/symbol_store_internal.h"
 #include "symbol/symfile.h"
@@ -40,6 +41,7 @@ struct symbol_store *symbol_store_new(const struct symbol_options *opts)
 	if (!opts)
 		opts = &def;
 	st->opts.no_demangle = opts->no_demangle;
+	st->opts.force = opts->force;
 	st->opts.kallsyms = dup_or_null(opts->kallsyms);
 	st->opts.root_dir = dup_or_null(opts->root_dir);
 	debug_paths_init(&st->paths, opts->root_dir, opts->debug_dir, opts->buildid_dir);
@@ -121,6 +123,17 @@ int symbol_store_read_kallsyms(struct symbol_store *st, struct tephra_error *err
 
 void symbol_store_warn_pending(struct dso *d)
 {
+	if (d->skipped) {
+		struct symbol_store *st = d->store;
+		tephra_warn(st->report, "warning: %s: not opened, its frames stay unnamed",
+			    d->skipped);
+		st->nr_skipped_files++;
+		if (!st->first_skipped)
+			st->first_skipped = d->skipped;
+		else
+			free(d->skipped);
+		d->skipped = NULL;
+	}
 	if (!d->refused)
 		return;
 	static const char digits[] = "0123456789abcdef";
@@ -145,7 +158,14 @@ static void dso_free(struct dso *d)
 	free(d->module);
 	free(d->loaded_from);
 	free(d->refused);
+	free(d->skipped);
 	free(d);
+}
+
+size_t symbol_store_skipped_files(const struct symbol_store *st, const char **first)
+{
+	*first = st->first_skipped;
+	return st->nr_skipped_files;
 }
 
 const struct debug_paths *symbol_store_debug_paths(const struct symbol_store *st)
@@ -167,6 +187,7 @@ void symbol_store_free(struct symbol_store *st)
 	if (st->kallsyms_ok)
 		kallsyms_release(&st->kallsyms);
 	free(st->kallsyms_from);
+	free(st->first_skipped);
 	debug_paths_release(&st->paths);
 	free((char *)st->opts.kallsyms);
 	free((char *)st->opts.root_dir);
@@ -289,8 +310,18 @@ static int build_id_equal(const uint8_t *a, size_t na, const uint8_t *b, size_t 
 
 static int is_regular_file(const char *path)
 {
-	struct stat sb;
-	return stat(path, &sb) == 0 && S_ISREG(sb.st_mode);
+	return named_file_check(path, 0, NULL) == 0;
+}
+
+/* Remembers the first file D's search did not open for WHY (named_file.h), to warn of
+ * on the looking-up thread. */
+static void note_skipped(struct dso *d, const char *path, const char *why)
+{
+	if (d->skipped || !named_file_refused(why))
+		return;
+	struct strbuf sb = STRBUF_INIT;
+	strbuf_addf(&sb, "%s: %s", path, why);
+	d->skipped = sb.buf;
 }
 
 /* ---- kernel ---------------------------------------------------------------- */
@@ -414,9 +445,13 @@ static void list_candidates(struct dso *d, struct debug_paths_list *c)
 		strbuf_addf(&sb, "%s%s", d->proc_root, d->path);
 		ondisk = sb.buf;
 	}
-	if (d->kind == DSO_USER && is_regular_file(ondisk) && symfile_open(&h, ondisk) == 0) {
-		have_link = 1;
-		obj.debuglink = symfile_debuglink(&h);
+	if (d->kind == DSO_USER) {
+		if (symfile_open(&h, ondisk) == 0) {
+			have_link = 1;
+			obj.debuglink = symfile_debuglink(&h);
+		} else {
+			note_skipped(d, ondisk, h.why);
+		}
 	}
 	debug_paths_list(&st->paths, d->kind == DSO_USER ? DEBUG_PATHS_SYMBOLS :
 			 DEBUG_PATHS_SYMBOLS_VDSO, &obj, c);
@@ -435,7 +470,7 @@ static int is_proc_root_file(const struct dso *d, const char *file)
 size_t symbol_file_build_id(const char *path, uint8_t *out, size_t size)
 {
 	struct symfile h;
-	if (!is_regular_file(path) || symfile_open(&h, path) != 0)
+	if (symfile_open(&h, path) != 0)
 		return 0;
 	int n = symfile_build_id(&h, out, size);
 	symfile_close(&h);
@@ -453,7 +488,7 @@ static void load_elf_object(struct dso *d)
 		 * /usr/lib/debug/.build-id and the cache can still be searched. */
 		char *ondisk = debug_paths_on_disk(&d->store->paths, d->path);
 		struct symfile h;
-		if (is_regular_file(ondisk) && symfile_open(&h, ondisk) == 0) {
+		if (symfile_open(&h, ondisk) == 0) {
 			int n = symfile_build_id(&h, d->build_id, sizeof(d->build_id));
 			if (n > 0)
 				d->build_id_size = (size_t)n;
@@ -478,8 +513,10 @@ static void load_elf_object(struct dso *d)
 	}
 	for (size_t i = 0; i < c.nr && !(have_syms && have_runtime); i++) {
 		struct symfile h;
-		if (symfile_open(&h, c.paths[i]) != 0)
+		if (symfile_open(&h, c.paths[i]) != 0) {
+			note_skipped(d, c.paths[i], h.why);
 			continue;
+		}
 		if (d->build_id_size) {
 			/* perf always rejects a file whose build-id is not the recorded one */
 			uint8_t bid[MAX_BUILD_ID];
@@ -555,10 +592,13 @@ void symbol_store_load_now(struct dso *d)
 		break;
 	case DSO_JIT_MAP: {
 		char *p = debug_paths_on_disk(&d->store->paths, d->path);
-		if (perf_map_load(&d->table, p) > 0)
+		const char *why = NULL;
+		if (perf_map_load(&d->table, p, !d->store->opts.force, &why) > 0) {
 			d->loaded_from = p;
-		else
+		} else {
+			note_skipped(d, p, why);
 			free(p);
+		}
 		break;
 	}
 	case DSO_ANON:

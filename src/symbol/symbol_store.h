@@ -35,6 +35,8 @@ struct symbol_options {
 	int root_flat;           /* with root_dir: perf's "--symfs DIR,flat", an object is
 				  * looked up as ROOT/its basename (debug_paths.h) */
 	int no_demangle;
+	int force;               /* perf -f: read a perf.data and /tmp/perf-PID.map files
+				  * that root or the user running tephra does not own */
 };
 
 enum dso_kind {
@@ -75,6 +77,11 @@ int symbol_options_check(const struct symbol_options *opts, struct tephra_error 
  * names no kernel symbol is an error before any output rather than frames quietly
  * [unknown].  Returns 0 (also when no file was given), or -1 with ERR. */
 int symbol_store_read_kallsyms(struct symbol_store *store, struct tephra_error *err);
+
+/* How many objects' files were not opened because they are not regular files or
+ * another user's map file (named_file.h), each warned of once; *FIRST: the first, as
+ * "PATH: why" (NULL when none). */
+size_t symbol_store_skipped_files(const struct symbol_store *store, const char **first);
 
 struct debug_paths;
 /* Where the store looks for objects, debug files and perf's copies (its options' root

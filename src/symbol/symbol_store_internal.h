@@ -29,6 +29,9 @@ struct dso {
 	int mismatch;
 	char *refused;             /* the file under the root refused for its build-id,
 				    * to warn of (then NULL) on the looking-up thread */
+	char *skipped;             /* "PATH: why": the first file not opened (a FIFO, a
+				    * device, a map file of another user: named_file.h),
+				    * warned of the same way */
 	char *loaded_from;
 	struct symbol_table table;
 	uint64_t text_offset;      /* file offset -> ELF address, for DWARF */
@@ -49,6 +52,8 @@ struct symbol_store {
 	struct kallsyms_prefetch *prefetch; /* kallsyms loading on a second thread, or NULL */
 	struct dso_prefetch *dso_prefetch;  /* objects loading on another thread, or NULL */
 	const struct tephra_report *report; /* warnings, or NULL */
+	size_t nr_skipped_files;     /* dsos whose file was not opened (named_file.h), */
+	char *first_skipped;         /* the first as "PATH: why" (for the quality block) */
 };
 
 /* Gives D's pending warning (a refused file under the root) to the store's report;

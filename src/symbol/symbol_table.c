@@ -244,7 +244,8 @@ void symbol_table_finish(struct symbol_table *t, int is_kallsyms)
 
 void symbol_table_resort(struct symbol_table *t)
 {
-	qsort(t->syms, t->nr, sizeof(*t->syms), cmp_start);
+	if (t->nr) /* an empty table has no array: qsort(NULL, 0) is undefined */
+		qsort(t->syms, t->nr, sizeof(*t->syms), cmp_start);
 	note_overlaps(t);
 }
 

@@ -8,13 +8,14 @@
 #include <unistd.h>
 
 #include "base/xalloc.h"
+#include "symbol/named_file.h"
 #include "symbol/symbol_demangle.h"
 
 int symfile_open(struct symfile *h, const char *path)
 {
 	memset(h, 0, sizeof(*h));
 	h->fd = -1;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = named_file_open(path, 0, &h->why);
 	if (fd < 0)
 		return -1;
 	elf_version(EV_CURRENT);

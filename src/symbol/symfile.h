@@ -18,9 +18,12 @@ struct symfile {
 	int fd;
 	Elf *elf;
 	char *path;
+	const char *why;   /* after a failed symfile_open: named_file.h's reason, or NULL
+			    * (opened, but not ELF) */
 };
 
-/* Opens PATH as an ELF file; returns 0, or -1 (not there, not ELF). */
+/* Opens PATH as an ELF file, through named_file_open (never a FIFO or a device);
+ * returns 0, or -1 (not there, not a regular file, not ELF: see WHY). */
 int symfile_open(struct symfile *h, const char *path);
 void symfile_close(struct symfile *h);
 

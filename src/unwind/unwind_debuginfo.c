@@ -3,17 +3,19 @@
 #include "unwind/unwind_debuginfo.h"
 
 #include "symbol/debug_paths.h"
+#include "symbol/named_file.h"
 #include "symbol/symfile.h"
 
 /* Does the ELF file PATH have a section called NAME?  Reads only the section headers
- * and their string table.  -1: no such file (or not ELF). */
+ * and their string table.  -1: no such file (or not ELF); -2: a file not to open (a
+ * FIFO, a device: named_file.h). */
 static int file_has_section(const char *path, const char *name)
 {
 	struct symfile f;
 	int found;
 
 	if (symfile_open(&f, path) != 0)
-		return -1;
+		return named_file_refused(f.why) ? -2 : -1;
 	found = symfile_has_section(&f, name);
 	symfile_close(&f);
 	return found;
@@ -21,7 +23,8 @@ static int file_has_section(const char *path, const char *name)
 
 /* Where libdwfl's standard search would look for MOD's debug file (debug_paths.h's
  * DEBUG_PATHS_LIBDWFL).  Returns 1 when some candidate has a .debug_frame, 0 when
- * candidates exist and none has, -1 when there is no candidate. */
+ * candidates exist and none has, -1 when there is no candidate.  A candidate that is a
+ * FIFO or a device makes it 0: the standard search would open it by path. */
 static int debug_file_has_frame(Dwfl_Module *mod, const char *modname,
 				const char *debuglink_file)
 {
@@ -36,10 +39,14 @@ static int debug_file_has_frame(Dwfl_Module *mod, const char *modname,
 	int any = -1;
 
 	debug_paths_list(&debug_paths_libdwfl, DEBUG_PATHS_LIBDWFL, &obj, &files);
-	for (size_t i = 0; i < files.nr && any != 1; i++) {
+	for (size_t i = 0; i < files.nr; i++) {
 		int r = file_has_section(files.paths[i], ".debug_frame");
 
-		if (r >= 0)
+		if (r == -2) {
+			any = 0;
+			break;
+		}
+		if (r >= 0 && any != 1)
 			any = r;
 	}
 	debug_paths_list_release(&files);

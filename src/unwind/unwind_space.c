@@ -12,6 +12,7 @@
 #include "base/strbuf.h"
 #include "base/xalloc.h"
 #include "symbol/debug_paths.h"
+#include "symbol/named_file.h"
 #include "symbol/vdso_image.h"
 
 void unwind_space_init(struct unwind_space *sp, const struct unwinder_options *opts)
@@ -116,9 +117,10 @@ static int candidate_open(struct candidate *c, const char *file, const struct un
 	const void *id;
 	ssize_t id_len;
 
-	c->fd = open(file, O_RDONLY | O_CLOEXEC);
+	c->fd = named_file_open(file, 0, why);   /* never a FIFO or a device */
 	if (c->fd < 0) {
-		*why = "cannot open the file";
+		if (!named_file_refused(*why))
+			*why = "cannot open the file";
 		return -1;
 	}
 	c->elf = elf_begin(c->fd, ELF_C_READ_MMAP, NULL);
@@ -310,8 +312,14 @@ void unwind_space_learn(struct unwind_space *sp, const struct unwind_map *map)
 		if (found) {
 			dwfl_report_begin_add(sp->dwfl);
 			/* add_p_vaddr: the module starts at bias + the first segment's vaddr. */
-			m->mod = dwfl_report_elf(sp->dwfl, map->path, file.buf, -1, bias, true);
+			/* the checked descriptor, not the path again: libdwfl owns the copy
+			 * once the module is made */
+			int fd = dup(c.fd);
+			m->mod = fd < 0 ? NULL : dwfl_report_elf(sp->dwfl, map->path, file.buf,
+								 fd, bias, true);
 			dwfl_report_end(sp->dwfl, keep_our_module, sp);
+			if (!m->mod && fd >= 0)
+				close(fd);
 			if (!m->mod)
 				m->why = "libdwfl rejected the file";
 			else
