@@ -77,4 +77,49 @@ for name in $NAMES; do
 	done
 	[ $interrupted -gt 0 ] || fail "$name: no point interrupted it (premise)"
 done
+
+# record, grind, emu: the signal to tephra alone (strace without -f: its own calls, not
+# perf's, Valgrind's or QEMU's), at a seeded point of its run, the program's included.
+# Whatever the point: exit 0, 130 or 143, the previous output kept or a whole one in
+# its place, no hidden file, no directory of ours left in TMPDIR.
+WNAMES="record"
+[ $HAVE_GRIND = 1 ] && WNAMES="$WNAMES grind"
+[ $HAVE_EMU = 1 ] && WNAMES="$WNAMES emu"
+wrun() { # wrun NAME [strace options...]
+	local name=$1; shift
+	local pre=()
+	[ $# -gt 0 ] && pre=(strace -qq "$@" --)
+	case $name in
+	record) "${pre[@]}" "$TEPHRA" record -q -d w.data -o w.out -- sh -c "$LOOP";;
+	grind) "${pre[@]}" "$TEPHRA" grind -q --no-svg -o w.out /bin/true;;
+	emu) "${pre[@]}" env -i PATH="$PATH" "$TEPHRA" emu --no-svg -o w.out -- in/guest;;
+	esac </dev/null
+}
+for name in $WNAMES; do
+	kind=$([ $name = record ] && echo svg || echo folded)
+	wrun "$name" -c -o "$name.calls" >/dev/null 2>&1 || die "$name under strace -c failed"
+	mapfile -t calls < <(awk 'NF >= 5 && $4 ~ /^[0-9]+$/ && $NF != "total" { print $NF, $4 }' "$name.calls" |
+		grep -vE '^(execve|exit_group|rt_sigreturn) ')
+	[ ${#calls[@]} -gt 5 ] || die "premise: strace -c saw no system calls of $name"
+	for trial in 1 2 3 4; do
+		pick=${calls[RANDOM % ${#calls[@]}]}
+		sc=${pick% *} max=${pick#* }
+		n=$((1 + RANDOM % max))
+		sig=$([ $((RANDOM % 2)) = 0 ] && echo INT || echo TERM)
+		echo "precious $name" >w.out
+		wrun "$name" -o /dev/null -e inject="$sc:signal=$sig:when=$n" >/dev/null 2>"$name.err"; rc=$?
+		what="$name, SIG$sig at $sc #$n"
+		case $rc in
+		0|130|143) ;;
+		*) fail "$what: exit $rc: $(head -c 300 "$name.err")";;
+		esac
+		if [ "$(cat w.out)" != "precious $name" ]; then
+			whole w.out "$kind" || fail "$what: w.out is neither the old file nor a whole $kind"
+		fi
+		[ $rc != 0 ] || [ "$(cat w.out)" != "precious $name" ] || fail "$what: exit 0, nothing written"
+		left=$(ls -A . tmp | grep -E '\.tephra-|^tephra-')
+		[ -z "$left" ] || { fail "$what: left $left"; rm -rf ./.*.tephra-* tmp/tephra-*; }
+		echo "$what: exit $rc"
+	done
+done
 exit $((failures > 0))
