@@ -13,10 +13,28 @@
 
 #include "base/error.h"
 
+static const int ending[] = { SIGINT, SIGTERM, SIGHUP };
+
+/* Holds the ending signals in this thread (WAS: the mask to restore) while a file of
+ * ours is created and named or removed: one coming on the open's return would find the
+ * file there and nothing naming it. */
+static void hold_ending(sigset_t *was)
+{
+	sigset_t hold;
+	sigemptyset(&hold);
+	for (size_t i = 0; i < sizeof(ending) / sizeof(ending[0]); i++)
+		sigaddset(&hold, ending[i]);
+	pthread_sigmask(SIG_BLOCK, &hold, was);
+}
+
 int cli_out_probe(const char *who, const char *path)
 {
 	struct tephra_error err = { "" };
-	if (out_file_probe(path, &err) != 0) {
+	sigset_t was;
+	hold_ending(&was); /* the probe's file is created and removed meanwhile */
+	int rc = out_file_probe(path, &err);
+	pthread_sigmask(SIG_SETMASK, &was, NULL);
+	if (rc != 0) {
 		fprintf(stderr, "%s: %s\n", who, err.msg);
 		return -1;
 	}
@@ -29,7 +47,6 @@ int cli_out_probe(const char *who, const char *path)
  * wrapping of child.c keeps its own handlers). */
 #define PENDING_MAX 8
 static struct out_file *volatile pending[PENDING_MAX];
-static const int ending[] = { SIGINT, SIGTERM, SIGHUP };
 
 static void on_ending_signal(int sig)
 {
@@ -73,7 +90,11 @@ FILE *cli_out_open(struct out_file *o, const char *who, const char *path)
 	 * exists, so a signal from then on removes it */
 	o->tmp[0] = 0;
 	pending_set(NULL, o);
-	if (out_file_open(o, path, &err) != 0) {
+	sigset_t was;
+	hold_ending(&was);
+	int rc = out_file_open(o, path, &err);
+	pthread_sigmask(SIG_SETMASK, &was, NULL);
+	if (rc != 0) {
 		pending_set(o, NULL);
 		fprintf(stderr, "%s: %s\n", who, err.msg);
 		return NULL;

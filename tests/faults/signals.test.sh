@@ -26,7 +26,7 @@ NAMES="flamegraph diff diff-folded heatmap export-pprof export-callgrind export-
 run() { # run NAME OUT [strace options...]: the command writing OUT, under strace if any
 	local name=$1 out=$2; shift 2
 	local pre=()
-	[ $# -gt 0 ] && pre=(strace -f -qq "$@" --)
+	[ $# -gt 0 ] && pre=(strace ${FOLLOW--f} -qq "$@" --)
 	case $name in
 	flamegraph) "${pre[@]}" "$TEPHRA" flamegraph -o "$out" big.folded;;
 	diff) "${pre[@]}" "$TEPHRA" diff -o "$out" big.folded in/a.folded;;
@@ -76,6 +76,18 @@ for name in $NAMES; do
 		echo "$what: exit $rc"
 	done
 	[ $interrupted -gt 0 ] || fail "$name: no point interrupted it (premise)"
+	# and on the return of the openat that creates the hidden file (before: created,
+	# not yet named, so left behind); strace without -f: the main thread's openats
+	FOLLOW= run "$name" probe.out -o "$name.opens" -e trace=openat >/dev/null 2>&1
+	n=$(grep -n '\.tephra-' "$name.opens" | head -n 1 | cut -d: -f1)
+	[ -n "$n" ] || die "premise: $name creates no hidden file"
+	echo "precious $name" >"$name.out"
+	FOLLOW= run "$name" "$name.out" -o /dev/null -e inject=openat:signal=TERM:when="$n" >/dev/null 2>&1
+	left=$(ls -A | grep -E '\.tephra-')
+	[ -z "$left" ] || { fail "$name, SIGTERM on the hidden file's openat (#$n): left $left"; rm -f ./.*.tephra-*; }
+	[ "$(cat "$name.out")" = "precious $name" ] || cmp -s "$name.out" "$name.ref" ||
+		fail "$name, SIGTERM on the hidden file's openat: a part written"
+	echo "$name, SIGTERM at the hidden file's openat #$n: checked"
 done
 
 # record, grind, emu: the signal to tephra alone (strace without -f: its own calls, not
