@@ -75,7 +75,7 @@ for name in $NAMES; do
 		[ -z "$left" ] || { fail "$what: left $left"; rm -f ./.*.tephra-*; }
 		echo "$what: exit $rc"
 	done
-	[ $interrupted -gt 0 ] || fail "$name: no point interrupted it (premise)"
+	echo "$name: $interrupted of 6 seeded points interrupted it"
 	# and on the return of the openat that creates the hidden file (before: created,
 	# not yet named, so left behind); strace without -f: the main thread's openats
 	FOLLOW= run "$name" probe.out -o "$name.opens" -e trace=openat >/dev/null 2>&1
@@ -83,6 +83,12 @@ for name in $NAMES; do
 	[ -n "$n" ] || die "premise: $name creates no hidden file"
 	echo "precious $name" >"$name.out"
 	FOLLOW= run "$name" "$name.out" -o /dev/null -e inject=openat:signal=TERM:when="$n" >/dev/null 2>&1
+	rc=$?
+	# export's main thread opens a varying number of files (the symbol loading its
+	# helper threads share): there the point may miss (exit 0, checked below)
+	case $name in export-*) ;; *)
+		[ $rc = 143 ] || fail "$name, SIGTERM on the hidden file's openat (#$n): exit $rc, not 143 (premise: the same openats at every run)";;
+	esac
 	left=$(ls -A | grep -E '\.tephra-')
 	[ -z "$left" ] || { fail "$name, SIGTERM on the hidden file's openat (#$n): left $left"; rm -f ./.*.tephra-*; }
 	[ "$(cat "$name.out")" = "precious $name" ] || cmp -s "$name.out" "$name.ref" ||
