@@ -13,25 +13,99 @@
 
 #include "base/error.h"
 
+static const int ending[] = { SIGINT, SIGTERM, SIGHUP };
+
+/* Holds the ending signals in this thread (WAS: the mask to restore) while a file of
+ * ours is created and named or removed: one coming on the open's return would find the
+ * file there and nothing naming it. */
+static void hold_ending(sigset_t *was)
+{
+	sigset_t hold;
+	sigemptyset(&hold);
+	for (size_t i = 0; i < sizeof(ending) / sizeof(ending[0]); i++)
+		sigaddset(&hold, ending[i]);
+	pthread_sigmask(SIG_BLOCK, &hold, was);
+}
+
 int cli_out_probe(const char *who, const char *path)
 {
 	struct tephra_error err = { "" };
-	if (out_file_probe(path, &err) != 0) {
+	sigset_t was;
+	hold_ending(&was); /* the probe's file is created and removed meanwhile */
+	int rc = out_file_probe(path, &err);
+	pthread_sigmask(SIG_SETMASK, &was, NULL);
+	if (rc != 0) {
 		fprintf(stderr, "%s: %s\n", who, err.msg);
 		return -1;
 	}
 	return 0;
 }
 
+/* The hidden files being written (out_file's tmp), removed when SIGINT, SIGTERM or
+ * SIGHUP ends us before the commit: the output stays the old one with nothing beside
+ * it.  Only a signal left at its default is caught (an ignored one stays ignored; the
+ * wrapping of child.c keeps its own handlers). */
+#define PENDING_MAX 8
+static struct out_file *volatile pending[PENDING_MAX];
+
+static void on_ending_signal(int sig)
+{
+	for (int i = 0; i < PENDING_MAX; i++) {
+		struct out_file *o = pending[i];
+		if (o && o->tmp[0])
+			unlink(o->tmp);
+	}
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+/* Replaces O with TO in the table (NULL: a free slot), catching the signals first. */
+static void pending_set(struct out_file *o, struct out_file *to)
+{
+	static int caught;
+	if (!caught && to) {
+		caught = 1;
+		for (size_t i = 0; i < sizeof(ending) / sizeof(ending[0]); i++) {
+			struct sigaction sa, old;
+			if (sigaction(ending[i], NULL, &old) != 0 || old.sa_handler != SIG_DFL)
+				continue;
+			memset(&sa, 0, sizeof(sa));
+			sa.sa_handler = on_ending_signal;
+			sigemptyset(&sa.sa_mask);
+			sigaction(ending[i], &sa, NULL);
+		}
+	}
+	for (int i = 0; i < PENDING_MAX; i++)
+		if (pending[i] == o) {
+			pending[i] = to;
+			return;
+		}
+}
+
 FILE *cli_out_open(struct out_file *o, const char *who, const char *path)
 {
 	struct tephra_error err = { "" };
 	fflush(stdout); /* "-" is a stream of its own on descriptor 1 */
-	if (out_file_open(o, path, &err) != 0) {
+	/* registered before the file is created: out_file_open names it in tmp once it
+	 * exists, so a signal from then on removes it */
+	o->tmp[0] = 0;
+	pending_set(NULL, o);
+	sigset_t was;
+	hold_ending(&was);
+	int rc = out_file_open(o, path, &err);
+	pthread_sigmask(SIG_SETMASK, &was, NULL);
+	if (rc != 0) {
+		pending_set(o, NULL);
 		fprintf(stderr, "%s: %s\n", who, err.msg);
 		return NULL;
 	}
 	return o->f;
+}
+
+void cli_out_abort(struct out_file *o)
+{
+	out_file_abort(o);
+	pending_set(o, NULL);
 }
 
 int cli_out_close(struct out_file *o, const char *who, int ok)
@@ -46,10 +120,12 @@ int cli_out_close(struct out_file *o, const char *who, int ok)
 				strerror(e ? e : EIO));
 	}
 	if (!ok) {
-		out_file_abort(o);
+		cli_out_abort(o);
 		return -1;
 	}
-	if (out_file_commit(o, &err) != 0) {
+	int rc = out_file_commit(o, &err);
+	pending_set(o, NULL);
+	if (rc != 0) {
 		fprintf(stderr, "%s: %s\n", who, err.msg);
 		return -1;
 	}

@@ -15,7 +15,8 @@
 int cli_out_probe(const char *who, const char *path);
 
 /* Opens PATH for writing by base/out_file.h's rule ("-": standard output); returns the
- * stream, or NULL having printed "WHO: PATH: why". */
+ * stream, or NULL having printed "WHO: PATH: why".  Until cli_out_close or cli_out_abort,
+ * SIGINT, SIGTERM or SIGHUP (at their default) remove the file being written first. */
 FILE *cli_out_open(struct out_file *o, const char *who, const char *path);
 
 /* OK: commits O (every write and the close checked); else gives it up, leaving the
@@ -24,6 +25,9 @@ FILE *cli_out_open(struct out_file *o, const char *who, const char *path);
  * out_file_abort instead).  Returns 0, or -1 (a write error printed as "WHO: PATH: write
  * error: why", or "WHO: write error: why" for standard output). */
 int cli_out_close(struct out_file *o, const char *who, int ok);
+
+/* Gives O up (out_file_abort), leaving the output as it was; says nothing. */
+void cli_out_abort(struct out_file *o);
 
 /* Copies the file SRC (one of ours) to PATH by the same rule; -1 having printed why. */
 int cli_out_copy(const char *who, const char *src, const char *path);

@@ -319,7 +319,8 @@ int cmd_record(int argc, char **argv)
 	fprintf(stderr, "\n");
 	struct child_cmd perf_cmd = { .argv = perf.v, .who = "tephra record",
 				      .hint = " (is perf installed?)" };
-	int status = child_run(&perf_cmd, NULL);
+	int perf_sig;
+	int status = child_run(&perf_cmd, &perf_sig);
 	free_list(&perf);
 	free_list(&extra);
 	/* perf has written the file and ended: nothing of ours to clean up */
@@ -342,6 +343,11 @@ int cmd_record(int argc, char **argv)
 	if (child_interrupted())
 		fprintf(stderr, "tephra record: interrupted (%s): drawing what perf recorded "
 			"until then\n", strsignal(child_interrupted()));
+	else if (perf_sig)
+		/* a signal of its own (kill -9 perf), or its command's, which perf raises on
+		 * itself: the exit status alone (128 + N) read as perf's own */
+		fprintf(stderr, "tephra record: perf record was killed by signal %d (%s); "
+			"drawing what it recorded\n", perf_sig, strsignal(perf_sig));
 	else if (status != 0)
 		fprintf(stderr, "tephra record: perf record exited with %d; drawing what it "
 			"recorded\n", status);

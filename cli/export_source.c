@@ -242,7 +242,7 @@ int export_format_write_with(struct export_profile *p, enum export_format f,
 		rc = 1;
 	}
 	if (rc)
-		out_file_abort(&of);
+		cli_out_abort(&of);
 	else if (cli_out_close(&of, who, 1) != 0)
 		rc = 1;
 	return rc;

@@ -274,7 +274,7 @@ int flame_cli_write(struct flame_cli *c, const struct flame_tree *t)
 	/* the SVG first: a failed palette save leaves the graph where it was; a write
 	 * error is said by cli_out_close, as every command's */
 	if (rc)
-		out_file_abort(&of);
+		cli_out_abort(&of);
 	else if (cli_out_close(&of, c->who, wrote) != 0)
 		rc = 1;
 	if (rc == 0 && c->svg.cp && palette_map_save(c->svg.cp, c->palfile, &err) != 0) {

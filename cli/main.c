@@ -1,9 +1,11 @@
 /* main.c - the tephra command: dispatches to one subcommand. */
 #include <elfutils/version.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdio_ext.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/xalloc.h"
 #include "commands.h"
@@ -97,8 +99,26 @@ static int check_stdout(const char *cmd, int rc)
 	return rc;
 }
 
+/* A standard descriptor the shell closed (>&-, <&-) stays unusable: left closed, the
+ * first file we open would take its number, and what the command prints would go into
+ * that file (or fail as "Invalid argument").  /dev/null opened the other way round
+ * fails every write (read) with EBADF, as the closed descriptor did. */
+static void hold_closed_std_fds(void)
+{
+	for (int fd = 0; fd <= 2; fd++) {
+		if (fcntl(fd, F_GETFD) >= 0 || errno != EBADF)
+			continue;
+		int n = open("/dev/null", (fd == 0 ? O_WRONLY : O_RDONLY) | O_NOCTTY);
+		if (n >= 0 && n != fd) {
+			dup2(n, fd);
+			close(n);
+		}
+	}
+}
+
 int main(int argc, char **argv)
 {
+	hold_closed_std_fds();
 	xalloc_heap_on_huge_pages();
 	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
 		usage(argc < 2 ? stderr : stdout);

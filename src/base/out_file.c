@@ -55,6 +55,12 @@ int out_file_resolve(const char *path, struct out_target *t, struct tephra_error
 	memset(t, 0, sizeof(*t));
 	t->fd = -1;
 	if (!strcmp(path, "-")) {
+		/* a closed standard output (>&-) is a write error, said as one */
+		int fl = fcntl(1, F_GETFL);
+		if (fl < 0 || (fl & O_ACCMODE) == O_RDONLY) {
+			tephra_error_set(err, "write error: %s", strerror(EBADF));
+			return -1;
+		}
 		t->kind = OUT_KIND_STDOUT;
 		t->fd = 1;
 		snprintf(t->path, sizeof(t->path), "-");
@@ -137,9 +143,15 @@ int out_file_resolve(const char *path, struct out_target *t, struct tephra_error
 }
 
 /* A new file beside TARGET, named after it (O_CREAT|O_EXCL: a name someone else took,
- * or planted a link at, is not used); its name in TMP.  Returns the descriptor, or -1. */
+ * or planted a link at, is not used); its name in TMP, which is empty unless the file
+ * was created (it is unlinked by that name on failure, and by the CLI's signal
+ * handler).  Returns the descriptor, or -1. */
 static int create_beside(const char *target, char *tmp, size_t cap)
 {
+	char name[4096 + 64];
+	tmp[0] = 0;
+	if (cap > sizeof(name))
+		cap = sizeof(name);
 	const char *slash = strrchr(target, '/');
 	int dirlen = slash ? (int)(slash - target) + 1 : 0;
 	const char *base = target + dirlen;
@@ -151,12 +163,14 @@ static int create_beside(const char *target, char *tmp, size_t cap)
 			r = (uint32_t)ts.tv_nsec ^ (uint32_t)getpid() * 2654435761u ^ (uint32_t)i;
 		}
 		/* the base name cut so that the temporary name stays under NAME_MAX */
-		if ((size_t)snprintf(tmp, cap, "%.*s.%.200s.tephra-%08x", dirlen, target, base,
+		if ((size_t)snprintf(name, cap, "%.*s.%.200s.tephra-%08x", dirlen, target, base,
 				     (unsigned)r) >= cap) {
 			errno = ENAMETOOLONG;
 			return -1;
 		}
-		int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+		int fd = open(name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+		if (fd >= 0)
+			memcpy(tmp, name, strlen(name) + 1);
 		if (fd >= 0 || errno != EEXIST)
 			return fd;
 	}
