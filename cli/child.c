@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -186,4 +187,60 @@ int child_run(const struct child_cmd *cmd, int *term_signal)
 	if (term_signal)
 		*term_signal = 0;
 	return pid < 0 ? -1 : child_wait(pid, cmd->who, term_signal);
+}
+
+/* Whether PATH is a file we may execute; if not, *ERR says why (kept when PATH is
+ * simply absent, so that a later directory's EACCES is what is reported, as execvp
+ * reports it). */
+static int runnable(const char *path, int *err)
+{
+	struct stat sb;
+	if (stat(path, &sb) != 0) {
+		if (errno != ENOENT && errno != ENOTDIR)
+			*err = errno;
+		return 0;
+	}
+	if (S_ISDIR(sb.st_mode)) {
+		*err = EISDIR;
+		return 0;
+	}
+	if (!S_ISREG(sb.st_mode) || access(path, X_OK) != 0) {
+		*err = EACCES;
+		return 0;
+	}
+	return 1;
+}
+
+int child_check_program(const char *who, const char *name)
+{
+	int err = ENOENT;
+	if (strchr(name, '/')) {
+		if (runnable(name, &err))
+			return 0;
+	} else if (*name) {
+		/* execvp's search: PATH's directories in order, an empty one is the current
+		 * directory, and glibc's default when PATH is unset */
+		const char *dirs = getenv("PATH");
+		if (!dirs)
+			dirs = "/bin:/usr/bin";
+		for (const char *d = dirs;; d++) {
+			size_t len = strcspn(d, ":");
+			char *path;
+			if (asprintf(&path, "%.*s%s%s", (int)len, len ? d : ".", "/", name) < 0)
+				return 0; /* out of memory: let the exec say it */
+			int ok = runnable(path, &err);
+			free(path);
+			if (ok)
+				return 0;
+			d += len;
+			if (!*d)
+				break;
+		}
+		if (err == ENOENT) {
+			fprintf(stderr, "%s: %s: command not found\n", who, name);
+			return 127;
+		}
+	}
+	fprintf(stderr, "%s: %s: cannot run: %s\n", who, name, strerror(err));
+	return err == ENOENT ? 127 : 126;
 }

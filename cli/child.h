@@ -30,6 +30,13 @@ pid_t child_start(const struct child_cmd *cmd);
  * stderr under WHO) when it could not be waited for. */
 int child_wait(pid_t pid, const char *who, int *term_signal);
 
+/* Whether NAME (argv[0] of a program to run, looked up in PATH as execvp does) can be
+ * executed.  Returns 0 if so, else says why under WHO ("WHO: NAME: command not found")
+ * and returns the shell's status for it: 127 (not found) or 126 (not executable).  For
+ * a wrapper whose runner would write something first (perf record: its perf.data, the
+ * old one moved to perf.data.old) before finding the program missing. */
+int child_check_program(const char *who, const char *name);
+
 /* child_start then child_wait. */
 int child_run(const struct child_cmd *cmd, int *term_signal);
 

@@ -266,6 +266,10 @@ int cmd_record(int argc, char **argv)
 	int switches = c.off_cpu || c.wall;
 	if (rc == 0 && switches)
 		rc = check_switches_allowed();
+	/* perf record would move perf.data to perf.data.old and write a new one before it
+	 * finds that the program cannot run */
+	if (rc == 0)
+		rc = child_check_program("tephra record", argv[optind]);
 	if (rc != 0) {
 		free_list(&extra);
 		return rc;

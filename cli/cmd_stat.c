@@ -11,6 +11,7 @@
  * input is first copied into a memory file (cli_spool_stdin), so a piped recording gets
  * the same report as the file. */
 #include <errno.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -54,23 +55,42 @@ static int usage(FILE *f, int rc)
 
 static int parse_args(int argc, char **argv, struct stat_options *o)
 {
+	static const struct option opts[] = {
+		{ "records", no_argument, NULL, 'r' },
+		{ "unordered", no_argument, NULL, 'u' },
+		{ "build-ids", no_argument, NULL, 'b' },
+		{ "force", no_argument, NULL, 'f' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
 	o->path = "perf.data";
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--records"))
+	/* getopt's complaints name argv[0], "tephra stat" (cli/main.c) */
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'r':
 			o->records = 1;
-		else if (!strcmp(argv[i], "--unordered"))
+			break;
+		case 'u':
 			o->unordered = 1;
-		else if (!strcmp(argv[i], "--build-ids"))
+			break;
+		case 'b':
 			o->build_ids = 1;
-		else if (!strcmp(argv[i], "--force"))
+			break;
+		case 'f':
 			o->force = 1;
-		else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+			break;
+		case 'h':
 			return usage(stdout, 0) + 1;
-		else if (argv[i][0] == '-' && argv[i][1])
+		default:
 			return usage(stderr, 2);
-		else
-			o->path = argv[i];
+		}
 	}
+	/* a second file was silently read instead of the first */
+	if (cli_check_inputs("tephra stat", argc, argv, optind, 0, 1))
+		return 2;
+	if (optind < argc)
+		o->path = argv[optind];
 	return 0;
 }
 

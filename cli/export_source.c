@@ -123,6 +123,13 @@ static int load_folded(FILE *f, const char *path, struct export_profile *p, cons
 		fprintf(stderr, "%s: %s: warning: ignored %" PRIu64 " line%s; the first, line %" PRIu64
 			": %s\n", who, path, st.bad_lines, st.bad_lines == 1 ? "" : "s",
 			st.first_bad_line, st.first_bad_why);
+	/* an empty file or pipe (perf record -o - failed before its header) is no profile:
+	 * refused as flamegraph and diff refuse it, and as perf report does ("zero-sized
+	 * data"), not an empty table or pprof file and exit 0 */
+	if (!export_profile_total(p)) {
+		fprintf(stderr, "%s: %s: no stack counts found\n", who, path);
+		return 1;
+	}
 	return 0;
 }
 

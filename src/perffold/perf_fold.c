@@ -335,7 +335,9 @@ static size_t key_frames(struct fold_run *r, uint32_t root_index, const uint64_t
 				*cap *= 2;
 			*ids = xrealloc(*ids, *cap * sizeof(**ids));
 		}
-		memcpy(*ids + n, r->frame_ids + r->name_frames[r->key_names[i]], c * sizeof(**ids));
+		if (c) /* a dropped frame: the pool may not be made yet */
+			memcpy(*ids + n, r->frame_ids + r->name_frames[r->key_names[i]],
+			       c * sizeof(**ids));
 		n += c;
 	}
 	return n;
@@ -424,7 +426,10 @@ static void name_stack(struct fold_run *r, size_t i, uint32_t root, const uint64
 			r->cap_frame_ids = r->cap_frame_ids ? r->cap_frame_ids * 2 : 1024;
 		r->frame_ids = xrealloc(r->frame_ids, r->cap_frame_ids * sizeof(*r->frame_ids));
 	}
-	memcpy(r->frame_ids + r->nr_frame_ids, r->cb_ids, c * sizeof(*r->cb_ids));
+	/* before any frame is named (a first stack all of whose frames the script drops)
+	 * the pool is not made: no copy from or to it */
+	if (c)
+		memcpy(r->frame_ids + r->nr_frame_ids, r->cb_ids, c * sizeof(*r->cb_ids));
 	r->stack_ids[i] = (uint32_t)r->nr_frame_ids;
 	r->stack_lens[i] = (uint32_t)c;
 	r->nr_frame_ids += c;

@@ -175,7 +175,12 @@ static void classify_chain(struct stack_quality *q, uint32_t cls, const struct f
 	q->class_break[cls] = 0;
 	if (first < n) {
 		fp |= FP_USER;
-		if (printed[n - 1].root && user_frame(&frames[n - 1]))
+		/* or one frame past a root, where that frame has no name: the entry point
+		 * of a stripped program (Debian's /usr/bin/xz: _start, unnamed, called
+		 * __libc_start_main) */
+		if (user_frame(&frames[n - 1]) &&
+		    (printed[n - 1].root ||
+		     (n - first >= 2 && printed[n - 1].unknown && printed[n - 2].root)))
 			fp |= FP_ROOT;
 		if (flags & STACK_QUALITY_CHAIN)
 			fp |= FP_CHAIN;
@@ -218,8 +223,10 @@ int stack_quality_is_root(const char *name)
 	};
 	if (!name)
 		return 0;
+	/* a dynamic symbol keeps its version: "__libc_start_main@@GLIBC_2.34" */
+	size_t len = strcspn(name, "@");
 	for (size_t i = 0; i < sizeof(roots) / sizeof(roots[0]); i++)
-		if (!strcmp(name, roots[i]))
+		if (strlen(roots[i]) == len && !memcmp(name, roots[i], len))
 			return 1;
 	return 0;
 }

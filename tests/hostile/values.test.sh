@@ -76,5 +76,9 @@ range "tephra export: -f FORMAT (pprof, callgrind or speedscope) is needed" "$T"
 range "tephra export: -o OUT ('-': standard output) is needed" "$T" export -f pprof p.data
 range "tephra emu: no guest program to run" "$T" emu
 range "tephra report: unrecognized option '--bogus'" "$T" report --bogus p.data
+# stat read the last of two files, and its unknown options were the usage text alone
+range "tephra stat: at most one input file, 2 given: 'p.data', 'x.folded'" "$T" stat p.data x.folded
+range "tephra stat: unrecognized option '--bogus'" "$T" stat --bogus p.data
+expect 0 "" "$T" stat --records --unordered p.data
 range "tephra fold: option requires an argument -- 'i'" "$T" fold -i
 echo "ok: $ncases cases"

@@ -35,6 +35,26 @@ for p in three segv; do
 done
 [ "$(status ./three)" = 3 ] && [ "$(status ./segv)" = 139 ] || fail "premise: three 3, segv 139"
 
+# a program that cannot run: the shell's status for it (127 not found, 126 not
+# executable), said before perf runs, so that the user's perf.data is not moved to
+# perf.data.old (overwriting the older one) and replaced by perf's empty file
+perf record -q -e cpu-clock -o perf.data -- ./three >/dev/null 2>&1
+printf 'older\n' >perf.data.old
+cp perf.data kept.data
+printf 'no x bit\n' >notexec
+for p in no-such-program-xyz ./no-such-file notexec ./notexec; do
+	want=$(status sh -c '"$0"' "$p")
+	got=$(status "$TEPHRA" record -d perf.data -o nx.svg -- "$p")
+	[ "$got" = "$want" ] || fail "record -- $p: exit status $got, the shell's is $want"
+	cmp -s perf.data kept.data || fail "record -- $p: perf.data was replaced"
+	[ "$(cat perf.data.old)" = older ] || fail "record -- $p: perf.data.old was replaced"
+	[ -e nx.svg ] && fail "record -- $p: a graph was drawn"
+done
+[ "$(status sh -c no-such-program-xyz)" = 127 ] && [ "$(status sh -c ./notexec)" = 126 ] ||
+	fail "premise: the shell's 127 and 126"
+"$TEPHRA" record -d perf.data -o nx.svg -- no-such-program-xyz 2>nx.err
+grep -qx 'tephra record: no-such-program-xyz: command not found' nx.err ||
+	fail "record -- no-such-program-xyz: not said: $(cat nx.err)"
 # complete: perf.data DATA read whole by perf (its samples = tephra stat's), SVG SVG whole
 complete() {
 	local data=$1 svg=$2 what=$3 n_perf n_stat
