@@ -22,10 +22,19 @@ static void on_signal(int sig, siginfo_t *si, void *uc)
 {
 	int saved_errno = errno; /* kill() may change what the interrupted code reads */
 	(void)uc;
-	if (sig == SIGINT && !interrupted_by && !stopped_by)
+	if (sig == SIGINT && !interrupted_by && !stopped_by) {
 		interrupted_by = sig;
-	else if (!stopped_by)
+		/* said at once, before the child has finished its file: the user knows the
+		 * first Ctrl-C was taken, and a second one now is a second (two SIGINTs still
+		 * pending in this process are one) */
+		static const char said[] = "tephra: interrupted: finishing what was recorded "
+					   "(Ctrl-C again to stop)\n";
+		if (write(2, said, sizeof(said) - 1) < 0) {
+			/* nothing to do: stderr is gone */
+		}
+	} else if (!stopped_by) {
 		stopped_by = sig;
+	}
 	/* SI_KERNEL: the terminal's, sent to the foreground group, the child included */
 	if (running_pid > 0 && si->si_code != SI_KERNEL)
 		kill((pid_t)running_pid, sig);

@@ -3,7 +3,9 @@
 session whose controlling terminal is a pseudo-terminal, COMMAND its foreground process
 group; its stdout and stderr to LOG), and types Ctrl-C N times: the first once the file
 READY holds "running", the next once READY holds "int K" for the K-th before (the
-workload tests/wrap/spin.c with "count" writes it on each SIGINT).  The terminal sends
+workload tests/wrap/spin.c with "count" writes it on each SIGINT) and LOG holds tephra's
+"Ctrl-C again to stop" (said when its handler took the first: two SIGINTs still pending
+in one process are one, so a second sent before would not be seen).  The terminal sends
 SIGINT to the whole foreground group, as it does for a user.  Prints how COMMAND ended:
 "exit N" or "signal N"."""
 import os, pty, sys, time
@@ -20,15 +22,20 @@ if pid == 0:
     os.execvp(cmd[0], cmd)
 
 
-def wait_for(text):
+def holds(path, test):
+    try:
+        with open(path, errors="replace") as f:
+            return test(f.read())
+    except FileNotFoundError:
+        return False
+
+
+def wait_for(text, acked):
     # polled: the workload writes the file when it gets there, however slow the machine
     while True:
-        try:
-            with open(ready) as f:
-                if text in f.read().split("\n"):
-                    return True
-        except FileNotFoundError:
-            pass
+        if holds(ready, lambda t: text in t.split("\n")) and (
+                not acked or holds(log, lambda t: "Ctrl-C again to stop" in t)):
+            return True
         done, status = os.waitpid(pid, os.WNOHANG)
         if done:
             return status
@@ -37,7 +44,7 @@ def wait_for(text):
 
 status = None
 for k in range(n):
-    r = wait_for("running" if k == 0 else "int %d" % k)
+    r = wait_for("running" if k == 0 else "int %d" % k, k > 0)
     if r is not True:
         status = r
         print("ended before Ctrl-C %d" % (k + 1), file=sys.stderr)
