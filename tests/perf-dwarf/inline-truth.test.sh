@@ -4,7 +4,8 @@
 # (perf: main;sort<...>;main;__introsort_loop, where main's call site is in __sort
 # inlined into std::sort inlined into main), and a lambda comparator's samples are in
 # the lambda (operator()), not in std::__introsort_loop; Go's inlined sort.Ints is
-# main.sorter;sort.Ints, not main.sorter;main.sorter.  Return addresses are looked
+# main.sorter;sort.Ints, not main.sorter;main.sorter; an inlined member template is
+# tb::bench::Registry<int>::upsert<double>(int, double), its linkage name's.  Return addresses are looked
 # up at the call (address - 1), the leaf at its address.  Oracle: for every sample whose
 # leaf is in the program, the chains llvm-symbolizer gives for its frames in the program
 # (addresses from perf script) must end a fold line, and a speedscope export's sample,
@@ -28,6 +29,25 @@ python3 "$TOP/tests/perf-dwarf/inline_truth.py" "$TEST_TMP/sortl.txt" "$TEST_TMP
 grep -q ';operator() [0-9]*$' "$TEST_TMP/sortl.fold" || fail "no sample in the lambda"
 grep -q ';main;sort<[^;]*;__sort<' "$TEST_TMP/sortl.fold" || fail "no stack through std::sort inlined into main"
 check_fold sortl-compat "$TEST_TMP/sortl.data" "" ""
+
+# C++ member templates: the inlined frame's name is its linkage name's, qualified
+g++ -O2 -g -o "$TEST_TMP/registry" "$TOP/tests/perf-dwarf/registry.cpp" || exit 1
+record "$TEST_TMP/reg.data" -e cpu-clock -F 2000 --call-graph dwarf -- "$TEST_TMP/registry" 1000000
+perf script --no-inline -F comm,tid,period,ip,dso -i "$TEST_TMP/reg.data" \
+	>"$TEST_TMP/reg.txt" 2>/dev/null || fail "perf script failed"
+"$TEPHRA" fold -q "$TEST_TMP/reg.data" >"$TEST_TMP/reg.fold" || fail "tephra fold failed"
+"$TEPHRA" export -f speedscope -o "$TEST_TMP/reg.ss" "$TEST_TMP/reg.data" 2>/dev/null ||
+	fail "tephra export failed"
+python3 "$TOP/tests/perf-dwarf/inline_truth.py" "$TEST_TMP/reg.txt" "$TEST_TMP/registry" \
+	"$TEST_TMP/reg.fold" "$TEST_TMP/reg.ss" || fail "registry: names differ from llvm-symbolizer's"
+grep -qF ';main;void tb::bench::Registry<int>::upsert<double>(int, double);' "$TEST_TMP/reg.fold" ||
+	fail "registry: upsert is not named tb::bench::Registry<int>::upsert<double>(int, double)"
+check_fold reg-compat "$TEST_TMP/reg.data" "" ""
+if [ -x "${TEPHRA_ASAN:-}" ]; then
+	"$TEPHRA_ASAN" fold -q "$TEST_TMP/sortl.data" >"$TEST_TMP/sortl-asan.fold" 2>"$TEST_TMP/asan.err" ||
+		fail "ASan: $(head -n 5 "$TEST_TMP/asan.err")"
+	same_bytes "ASan build: fold" "$TEST_TMP/sortl.fold" "$TEST_TMP/sortl-asan.fold"
+fi
 
 # Go: sort.Ints inlined into main.sorter (perf's addr2line answer made it
 # main.sorter;main.sorter).  perf 6.1 cannot unwind Go's stacks (go.test.sh): the
