@@ -527,10 +527,12 @@ int a2l_srcline(struct a2l *dl, uint64_t vaddr, const char **file,
  * PARENT, outermost first, into CHAIN (at most MAX): a walk of the tree, not
  * binutils' pick, so the chain is the DWARF's nesting as llvm-symbolizer reads it.
  * Returns 1 when a function holding PC was found. */
-static int function_walk(Dwarf_Die *parent, Dwarf_Addr pc, Dwarf_Die *chain, int *n, int max)
+static int function_walk(Dwarf_Die *parent, Dwarf_Addr pc, Dwarf_Die *chain, int *n, int max,
+			 int depth)
 {
 	Dwarf_Die c;
-	if (dwarf_child(parent, &c) != 0)
+	/* hostile DWARF may nest without end: a bound keeps the recursion off the stack's */
+	if (depth > 256 || dwarf_child(parent, &c) != 0)
 		return 0;
 	do {
 		switch (dwarf_tag(&c)) {
@@ -541,14 +543,14 @@ static int function_walk(Dwarf_Die *parent, Dwarf_Addr pc, Dwarf_Die *chain, int
 				break;
 			if (dwarf_tag(&c) != DW_TAG_lexical_block && *n < max)
 				chain[(*n)++] = c;
-			function_walk(&c, pc, chain, n, max);
+			function_walk(&c, pc, chain, n, max, depth + 1);
 			return 1;
 		case DW_TAG_namespace: /* C++ and Rust put definitions inside these */
 		case DW_TAG_module:
 		case DW_TAG_class_type:
 		case DW_TAG_structure_type:
 		case DW_TAG_union_type:
-			if (function_walk(&c, pc, chain, n, max))
+			if (function_walk(&c, pc, chain, n, max, depth + 1))
 				return 1;
 			break;
 		}
@@ -601,7 +603,7 @@ int a2l_function_chain(struct a2l *dl, uint64_t vaddr,
 		return 0;
 	Dwarf_Die chain[64];
 	int n = 0;
-	function_walk(cu, vaddr + dl->bias - bias, chain, &n, 64);
+	function_walk(cu, vaddr + dl->bias - bias, chain, &n, 64, 0);
 	for (int j = n - 1; j >= 0; j--) {
 		const char *file = NULL;
 		unsigned line = 0;
