@@ -102,6 +102,25 @@ void fold_run_name_symbol(struct fold_run *r, struct strbuf *out, const char *sy
 			  const struct map_object *obj, uint64_t addr, int java,
 			  unsigned frame_flags);
 
+/* tephra's default names for a frame perf expands: the functions at ADDR in D as the
+ * DWARF nests them (dso_function_chain, llvm-symbolizer's answer), innermost first,
+ * the outermost named SYM (the ELF symbol at ADDR, by perf's rules) when not NULL;
+ * INLINED 0 only for the outermost.  Returns C->n (0: no DWARF function there). */
+struct dso;
+struct fold_chain {
+	size_t n;
+	const char **names; /* NULL where DWARF names none */
+	unsigned char *inlined;
+	const char **srclines;
+};
+size_t fold_chain_read(struct fold_chain *c, struct dso *d, uint64_t addr, const char *sym);
+void fold_chain_release(struct fold_chain *c);
+
+/* Whether frame I of ADDR_KEY[0..2N) (outermost first) is a return address: its callee
+ * is a user frame (the first user frame under kernel ones is where the thread was
+ * interrupted, as is the leaf). */
+int fold_run_returns_to(struct fold_run *r, const uint64_t *addr_key, size_t n, size_t i);
+
 /* The raw-key entry of a sample to fold into *I (named when new); 0 when the sample is
  * not folded (another event, a dropped root). */
 int fold_run_stack_of(struct fold_run *r, const struct perf_session_sample *ps, size_t *i);

@@ -216,10 +216,11 @@ size_t fold_run_name_slot(struct fold_run *r, const uint64_t key[3], int *create
 }
 
 /* The name of one (object, address): its folded frame ids, made once.  Returns its
- * index (name_frames, name_counts, name_printed). */
-static size_t frame_name(struct fold_run *r, uint64_t obj_word, uint64_t addr, int java)
+ * index (name_frames, name_counts, name_printed).  RET: ADDR is a return address
+ * (default names only: its call is at ADDR - 1). */
+static size_t frame_name(struct fold_run *r, uint64_t obj_word, uint64_t addr, int java, int ret)
 {
-	uint64_t k[3] = { obj_word, addr, (uint64_t)java };
+	uint64_t k[3] = { obj_word, addr, (uint64_t)java | (uint64_t)ret << 1 };
 	int created;
 	size_t i = fold_run_name_slot(r, k, &created);
 	if (created) {
@@ -250,11 +251,23 @@ static size_t frame_name(struct fold_run *r, uint64_t obj_word, uint64_t addr, i
 			}
 		}
 		r->name_frames[i] = (uint32_t)r->nr_frame_ids;
-		if (n_inl) {
+		/* default names: the functions the DWARF nests at the address (at the call,
+		 * for a return address), not addr2line's answer that perf prints */
+		struct fold_chain chain = { 0 };
+		struct frame call = f;
+		call.ip = call.addr = ret ? addr - 1 : addr;
+		const struct dso_symbol *call_sym = n_inl && !r->o->compat ? frame_symbol(fr, &call) : NULL;
+		if (call_sym && fold_chain_read(&chain, f.obj->dso, call.addr, call_sym->name)) {
+			names = chain.names;
+			inlined = chain.inlined;
+			srclines = chain.srclines;
+		}
+		size_t n_named = chain.n ? chain.n : n_inl;
+		if (n_named) {
 			/* perf prints the inlined functions innermost first; the script
 			 * prepends each line, so the outermost comes first here.  The source
 			 * line of the address belongs to the innermost one. */
-			for (size_t j = n_inl; j-- > 0;) {
+			for (size_t j = n_named; j-- > 0;) {
 				unsigned ff = inline_mode && inlined[j] ? (unsigned)FOLD_INLINED : 0;
 				if (!r->o->compat) {
 					fold_exact_frame(r, names[j], f.obj, addr, java, ff,
@@ -282,7 +295,8 @@ static size_t frame_name(struct fold_run *r, uint64_t obj_word, uint64_t addr, i
 		strbuf_release(&text);
 		r->name_counts[i] = (uint32_t)(r->nr_frame_ids - r->name_frames[i]);
 		if (r->o->export && r->o->export->frame)
-			fold_run_export_frame(r, i, &f, sym, names, srclines, n_inl);
+			fold_run_export_frame(r, i, &f, sym, names, srclines, n_named);
+		fold_chain_release(&chain);
 		/* perf script expands only the frames it unwound (--inline expands them all) */
 		uint16_t root = sym && stack_quality_is_root(sym->name);
 		if (n_inl && (obj_word & FRAME_UNWOUND))
@@ -327,7 +341,8 @@ static size_t key_frames(struct fold_run *r, uint32_t root_index, const uint64_t
 	 * answers depend on the questions asked before (a2l.c), and these are the
 	 * only questions a fold asks (the quality block reads the names' facts). */
 	for (size_t i = n_frames; i-- > 0;)
-		r->key_names[i] = (uint32_t)frame_name(r, addr_key[2 * i], addr_key[2 * i + 1], java);
+		r->key_names[i] = (uint32_t)frame_name(r, addr_key[2 * i], addr_key[2 * i + 1], java,
+						       !r->o->compat && fold_run_returns_to(r, addr_key, n_frames, i));
 	for (size_t i = 0; i < n_frames; i++) {
 		size_t c = r->name_counts[r->key_names[i]];
 		if (n + c > *cap) {

@@ -539,3 +539,94 @@ int a2l_srcline(struct a2l *dl, uint64_t vaddr, const char **file,
 	*line = (unsigned)lineno;
 	return 0;
 }
+
+/* The function DIEs (subprogram, inlined subroutines) whose ranges hold PC under
+ * PARENT, outermost first, into CHAIN (at most MAX): a walk of the tree, not
+ * binutils' pick, so the chain is the DWARF's nesting as llvm-symbolizer reads it.
+ * Returns 1 when a function holding PC was found. */
+static int function_walk(Dwarf_Die *parent, Dwarf_Addr pc, Dwarf_Die *chain, int *n, int max,
+			 int depth)
+{
+	Dwarf_Die c;
+	/* hostile DWARF may nest without end: a bound keeps the recursion off the stack's */
+	if (depth > 256 || dwarf_child(parent, &c) != 0)
+		return 0;
+	do {
+		switch (dwarf_tag(&c)) {
+		case DW_TAG_subprogram:
+		case DW_TAG_inlined_subroutine:
+		case DW_TAG_lexical_block:
+			if (dwarf_haspc(&c, pc) <= 0)
+				break;
+			if (dwarf_tag(&c) != DW_TAG_lexical_block && *n < max)
+				chain[(*n)++] = c;
+			function_walk(&c, pc, chain, n, max, depth + 1);
+			return 1;
+		case DW_TAG_namespace: /* C++ and Rust put definitions inside these */
+		case DW_TAG_module:
+		case DW_TAG_class_type:
+		case DW_TAG_structure_type:
+		case DW_TAG_union_type:
+			if (function_walk(&c, pc, chain, n, max, depth + 1))
+				return 1;
+			break;
+		}
+	} while (dwarf_siblingof(&c, &c) == 0);
+	return 0;
+}
+
+/* The linkage name (mangled) where DWARF has one, through abstract origins and
+ * specifications, else the plain name; NULL when neither. */
+static const char *function_die_name(Dwarf_Die *die)
+{
+	Dwarf_Attribute a;
+	const char *n = NULL;
+	if (dwarf_attr_integrate(die, DW_AT_linkage_name, &a) ||
+	    dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &a))
+		n = dwarf_formstring(&a);
+	if (!n && dwarf_attr_integrate(die, DW_AT_name, &a))
+		n = dwarf_formstring(&a);
+	return n;
+}
+
+/* The call site an inlined subroutine DIE records (DW_AT_call_file/line). */
+static void call_site(Dwarf_Die *die, const char **file, unsigned *line)
+{
+	Dwarf_Attribute a;
+	Dwarf_Word w;
+	Dwarf_Die cu;
+	Dwarf_Files *files;
+	size_t nfiles;
+	*file = NULL;
+	*line = 0;
+	if (dwarf_attr(die, DW_AT_call_line, &a) && dwarf_formudata(&a, &w) == 0)
+		*line = (unsigned)w;
+	if (dwarf_attr(die, DW_AT_call_file, &a) && dwarf_formudata(&a, &w) == 0 &&
+	    dwarf_diecu(die, &cu, NULL, NULL) && dwarf_getsrcfiles(&cu, &files, &nfiles) == 0 &&
+	    w < nfiles)
+		*file = dwarf_filesrc(files, w, NULL, NULL);
+}
+
+int a2l_function_chain(struct a2l *dl, uint64_t vaddr,
+		       void (*cb)(void *arg, const char *name, const char *file,
+				  unsigned line),
+		       void *arg)
+{
+	if (!dl->has_dwarf)
+		return 0;
+	Dwarf_Addr bias = 0;
+	Dwarf_Die *cu = unit_at(dl, vaddr + dl->bias, &bias);
+	if (!cu)
+		return 0;
+	Dwarf_Die chain[64];
+	int n = 0;
+	function_walk(cu, vaddr + dl->bias - bias, chain, &n, 64, 0);
+	for (int j = n - 1; j >= 0; j--) {
+		const char *file = NULL;
+		unsigned line = 0;
+		if (j < n - 1)
+			call_site(&chain[j + 1], &file, &line);
+		cb(arg, function_die_name(&chain[j]), file, line);
+	}
+	return n;
+}

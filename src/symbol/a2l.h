@@ -31,6 +31,17 @@ int a2l_inline_records(struct a2l *dl, uint64_t vaddr,
 				  unsigned line),
 		       void *arg);
 
+/* Not addr2line's answer but the DWARF's, as llvm-symbolizer --inlining gives it:
+ * the functions whose ranges hold VADDR (found by the nesting of the unit's DIEs),
+ * innermost first, each named by its linkage name (mangled) through abstract origins
+ * and specifications, else its DW_AT_name (NULL: neither); FILE/LINE: the call site,
+ * in that function, of the one inside it (NULL/0 for the innermost, and unknown).
+ * Returns the number of functions (0: no DWARF function holds VADDR). */
+int a2l_function_chain(struct a2l *dl, uint64_t vaddr,
+		       void (*cb)(void *arg, const char *name, const char *file,
+				  unsigned line),
+		       void *arg);
+
 /* Works out ahead what the lookups above need for VADDR (the parts of addr2line's
  * answer that do not depend on the order of questions), so that a second thread can
  * do the costly DWARF walks while the first reads records.  Never concurrently with

@@ -130,6 +130,35 @@ int dso_inline_chain_srclines(struct dso *d, uint64_t addr, dso_inline_src_cb cb
 	return inline_chain(d, addr, &w);
 }
 
+struct chain_walk {
+	struct dso *d;
+	uint64_t addr;
+	int k;
+	dso_inline_src_cb cb;
+	void *arg;
+};
+
+static void chain_record_cb(void *arg, const char *name, const char *file, unsigned line)
+{
+	struct chain_walk *w = arg;
+	if (w->k == 0 && dso_srcline(w->d, w->addr, &file, &line))
+		file = NULL, line = 0;
+	char *src = srcline_text(file, line);
+	/* every entry but the outermost is inlined: the outermost comes last */
+	w->cb(w->arg, name, 1, src);
+	free(src);
+	w->k++;
+}
+
+int dso_function_chain(struct dso *d, uint64_t addr, dso_inline_src_cb cb, void *arg)
+{
+	struct a2l *dl = dso_a2l(d);
+	if (!dl)
+		return 0;
+	struct chain_walk w = { d, addr, 0, cb, arg };
+	return a2l_function_chain(dl, addr + d->text_offset, chain_record_cb, &w);
+}
+
 int dso_frame_srcline(struct dso *d, uint64_t addr, char **text, uint64_t *file_addr)
 {
 	struct a2l *dl = dso_a2l(d);

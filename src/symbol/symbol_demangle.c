@@ -75,6 +75,11 @@ static char *demangle_with(const char *name, int options)
 	 * plain C names that make up most tables. */
 	if (name[0] != '_')
 		return NULL;
+	/* DMGL_VERBOSE makes a Rust v0 name show every crate's hash ("std[e28293b1aa0f68bd]::
+	 * rt::..."); perf, rustfilt and llvm-symbolizer print "std::rt::...", and a v0 name
+	 * has no parameter list to gain from it. */
+	if (name[1] == 'R')
+		options &= ~DMGL_VERBOSE;
 	char *out = cplus_demangle(name, options);
 	if (out)
 		strip_rust_hash(out);
@@ -88,6 +93,7 @@ char *symbol_demangle(const char *name)
 
 char *symbol_demangle_full(const char *name)
 {
-	/* c++filt's defaults; a Rust legacy name carries no parameters either way */
+	/* c++filt's defaults (Rust v0 names without crate hashes, see demangle_with); a Rust
+	 * legacy name carries no parameters either way */
 	return demangle_with(name, DMGL_PARAMS | DMGL_ANSI | DMGL_VERBOSE);
 }

@@ -12,7 +12,8 @@ char *symbol_demangle(const char *name);
 
 /* The same with C++ parameter lists and template details, as binutils' c++filt prints
  * them ("spin(int)", not perf's "spin"), so that overloads keep apart (tephra fold's
- * default names); Rust and OCaml names as symbol_demangle gives them. */
+ * default names); Rust and OCaml names as symbol_demangle gives them (v0 names without
+ * crate hashes, as perf, rustfilt and llvm-symbolizer print them). */
 char *symbol_demangle_full(const char *name);
 
 #endif

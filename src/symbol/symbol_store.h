@@ -162,6 +162,14 @@ int dso_frame_srcline(struct dso *d, uint64_t addr, char **text, uint64_t *file_
 typedef void (*dso_inline_src_cb)(void *arg, const char *name, int inlined, const char *srcline);
 int dso_inline_chain_srclines(struct dso *d, uint64_t addr, dso_inline_src_cb cb, void *arg);
 
+/* The functions at ADDR as the DWARF nests them (a2l_function_chain: what
+ * llvm-symbolizer --inlining answers, not addr2line's quirks), innermost first: names
+ * mangled (linkage names) or plain, NULL when DWARF names none; INLINED 1 for all but
+ * the outermost (the subprogram); SRCLINE "file:line" (last component) of ADDR for the
+ * innermost, of the call site for the others ("??:0" when unknown).  Returns the
+ * number of entries, 0 when no DWARF function covers ADDR. */
+int dso_function_chain(struct dso *d, uint64_t addr, dso_inline_src_cb cb, void *arg);
+
 /* Source file and line for ADDR from DWARF; 0 on success, -1 when unknown.  *FILE
  * is valid for the life of the store. */
 int dso_srcline(struct dso *d, uint64_t addr, const char **file, unsigned *line);
