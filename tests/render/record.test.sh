@@ -64,12 +64,12 @@ grep -q '<title>parse (' dwarf.svg || fail "the DWARF graph has no parse frame, 
 want=$(perf_total ign.data)
 got=$(demo_time ign.svg)
 [ -n "$got" ] && [ "$got" = "$(as_time "$want")" ] || { perf_said ign.data; fail "SIGCHLD ignored: graph total $got, perf script total $want"; }
-# A command that cannot run: a clear failure (exit 1, tephra's own words), not a crash;
-# the ASan+UBSan build, which must exist (exit 127 of a missing binary proves nothing).
+# A command that cannot run: a clear failure (exit 127 as the shell's, tephra's own
+# words), not a crash; the ASan+UBSan build, which must exist (else the 127 is the shell's).
 [ -x "$TEPHRA_ASAN" ] || fail "$TEPHRA_ASAN is not built (make asan)"
 "$TEPHRA_ASAN" record -o x.svg -d x.data -- ./no-such-program > /dev/null 2> err
 rc=$?
-[ $rc = 1 ] || { cat err; fail "missing program: exit $rc, not 1"; }
+[ $rc = 127 ] || { cat err; fail "missing program: exit $rc, not 127"; }
 grep -q '^tephra record: ' err || { cat err; fail "missing program: no 'tephra record:' error"; }
 ! grep -q 'Sanitizer\|runtime error' err || fail "sanitizer report"
 echo ok
