@@ -46,6 +46,9 @@ struct unwinder {
 	int read_failed;
 	uint64_t read_addr;
 	int read_was_stack;       /* inside the stack's reach but not wholly in the dump */
+	/* the last memory read that failed anywhere in the walk (a register left unknown) */
+	int lost_read;
+	uint64_t lost_addr;
 	/* where the last frame's lookup pc stands */
 	int last_unmapped;
 	struct unwind_known_map *last_map;

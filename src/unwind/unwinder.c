@@ -94,6 +94,8 @@ int unwinder_read_word(struct unwinder *u, uint64_t addr, uint64_t *value)
 	u->read_failed = 1;
 	u->read_addr = addr;
 	u->read_was_stack = addr >= u->sp && addr - u->sp < STACK_REACH;
+	u->lost_read = 1;
+	u->lost_addr = addr;
 	return 0;
 }
 
@@ -506,6 +508,31 @@ static int resume_with_kept_registers(struct unwinder *u, int *rc)
 	return 1;
 }
 
+/* Did the walk end because the last frame's CFA register was lost: its CFI computes the
+ * CFA from a register (as rbp + 16) that is unknown there, after a read that failed
+ * earlier in the walk?  libdwfl then returns 0 as for an outermost frame, but the frame
+ * has a caller.  glibc 2.36's msort_with_tmp ends in a tail jump to memcpy after
+ * popping rbx..r15, and its CFI still has them saved at their slots, now below sp: the
+ * kernel's copy of the stack starts at sp, so a sample there loses rbp, and its caller
+ * qsort_r (CFA rbp + 16) has no CFA: perf stops there too, as a walk ending in qsort_r,
+ * which is not a complete walk (tests/quality/roots-lost).  Only for walks libdwfl
+ * ended (the fast path hands a frame with an unknown CFA register to libdwfl). */
+static int cfa_register_lost(struct unwinder *u)
+{
+	struct unwind_result *res = u->res;
+	Dwfl_Module *mod;
+	int cfa_reg;
+
+	/* frame_regs are those of libdwfl's last frame (note_frame_registers) */
+	if (!u->lost_read || !u->dwfl || res->nr_frames == 0 ||
+	    res->nr_frames <= u->first_dwfl_frame ||
+	    u->frame_lookup != unwind_frame_lookup_pc(&res->frames[res->nr_frames - 1]))
+		return 0;
+	mod = dwfl_addrmodule(u->dwfl, u->frame_lookup);
+	cfa_reg = mod ? cfi_cfa_reg_at(mod, u->frame_lookup) : -1;
+	return cfa_reg >= 0 && !(u->frame_valid & (1u << cfa_reg));
+}
+
 static void walk_reset(struct unwinder *u)
 {
 	struct unwind_result *res = u->res;
@@ -519,6 +546,8 @@ static void walk_reset(struct unwinder *u)
 	res->detail[0] = 0;
 	u->stopped = u->want_learn = u->want_rebuild = 0;
 	u->read_failed = u->last_unmapped = 0;
+	u->lost_read = 0;
+	u->lost_addr = 0;
 	u->last_map = NULL;
 	u->first_dwfl_frame = 0;
 	u->frame_valid = u->kept_mask = 0;
@@ -542,6 +571,7 @@ size_t unwinder_walk(struct unwinder *u, const struct unwind_sample_regs *s,
 	int rc = 0;
 	uint64_t regs0[UNWIND_MAX_DWARF_REGS], ip0;
 	uint32_t valid0;
+	int by_libdwfl = 0;
 
 	u->res = res;
 	u->sample = s;
@@ -566,6 +596,7 @@ size_t unwinder_walk(struct unwinder *u, const struct unwind_sample_regs *s,
 	ip0 = u->ip;
 	for (int walk = 0; walk < MAX_WALKS; walk++) {
 		walk_reset(u);
+		by_libdwfl = 0;
 		if (session_start(u) != 0) {
 			unwinder_stop(u, UNWIND_ERROR, u->ip);
 			snprintf(res->detail, sizeof(res->detail), "%s", dwfl_errmsg(-1));
@@ -585,6 +616,7 @@ size_t unwinder_walk(struct unwinder *u, const struct unwind_sample_regs *s,
 				goto after_walk;
 		}
 		if (!u->want_learn && !u->want_rebuild) {
+			by_libdwfl = 1;
 			rc = dwfl_getthread_frames(u->dwfl, s->tid ? (pid_t)s->tid : 1, frame_cb, u);
 			/* each resume starts further on: bounded by max_frames */
 			while (resume_with_kept_registers(u, &rc))
@@ -611,6 +643,10 @@ size_t unwinder_walk(struct unwinder *u, const struct unwind_sample_regs *s,
 		 * outermost frame, and returns 0: a failed read after the last frame says
 		 * the walk was cut, not finished. */
 		classify_failure(u);
+	} else if (by_libdwfl && !u->stopped && cfa_register_lost(u)) {
+		/* libdwfl also ends the walk, returning 0, when the last frame's CFA is
+		 * computed from a register an earlier frame's unreadable slot left unknown */
+		unwinder_stop(u, UNWIND_BAD_MEMORY, u->lost_addr);
 	}
 	if (u->dwfl)
 		mark_signal_frames(u);

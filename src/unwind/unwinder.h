@@ -96,7 +96,9 @@ enum unwind_status {
 				file that could not be used (missing, another build-id): the
 				walk ends at that frame, nothing guessed beyond it */
 	UNWIND_NO_MAP,       /* a pc (`addr`) that no mapping covers */
-	UNWIND_BAD_MEMORY,   /* the CFI asked for memory that is neither stack nor a file */
+	UNWIND_BAD_MEMORY,   /* the CFI asked for memory that is neither stack nor a file
+				(or, below sp, not in the copy: `addr`), and the walk could
+				not go on without it */
 	UNWIND_MAX_FRAMES,   /* the caller's frame buffer filled up */
 	UNWIND_NO_REGS,      /* the sample lacks sp or ip, or has a 32-bit register set */
 	UNWIND_ERROR,        /* libdwfl failed otherwise (message in `detail`) */

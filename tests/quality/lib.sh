@@ -11,6 +11,17 @@ failures=0
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 finish() { [ "$failures" -eq 0 ] || { echo "$failures check(s) failed"; exit 1; }; exit 0; }
 
+# keep_recording WHAT FILE...: after a failed check, copies FILE... (the recording and the
+# texts compared) to a directory it prints (under build/kept, or TEPHRA_KEEP_DIR), so a
+# rare failure can be diagnosed from its own recording: TEST_TMP is removed when the
+# test ends.
+keep_recording() {
+	local what=$1 dir; shift
+	dir=${TEPHRA_KEEP_DIR:-$TOP/build/kept}/$what.$(date -u +%Y%m%dT%H%M%S).$$
+	mkdir -p "$dir" && cp -p "$@" "$dir/" 2>/dev/null
+	echo "kept the recording of this failure in $dir ($(cd "$dir" && echo *))"
+}
+
 need_perf() {
 	need_tool cc
 	need_perf_record --call-graph dwarf
