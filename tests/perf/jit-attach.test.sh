@@ -27,10 +27,12 @@ for _ in $(seq 12000); do
 	[ "$(readlink "/proc/$pid/exe")" = "$(readlink -f "$WL/recurse")" ] && break
 	sleep 0.01
 done
-ticks() { awk '{ print $14 + $15 }' "/proc/$pid/stat"; }
-want=$(( $(ticks) + 20 * $(getconf CLK_TCK) / 100 ))
+# The 200 ms counted from inside the command perf runs, which perf starts once its
+# events on PID are open: counted from before perf (as it was), a slow attach on a busy
+# machine spent them all and the recording had a few samples, none in descend.
+ticks_200ms=$(( 20 * $(getconf CLK_TCK) / 100 ))
 record "$TEST_TMP/attach.data" -g -p "$pid" -- sh -c \
-	"i=0; while [ \$i -lt 1200 ] && [ \$(awk '{ print \$14 + \$15 }' /proc/$pid/stat) -lt $want ]; do i=\$((i+1)); sleep 0.1; done"
+	"want=\$(( \$(awk '{ print \$14 + \$15 }' /proc/$pid/stat) + $ticks_200ms )); i=0; while [ \$i -lt 1200 ] && [ \$(awk '{ print \$14 + \$15 }' /proc/$pid/stat) -lt \$want ]; do i=\$((i+1)); sleep 0.1; done"
 kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null
 check_script attach "$TEST_TMP/attach.data"
 check_fold attach "$TEST_TMP/attach.data" "" ""
